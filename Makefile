@@ -1,0 +1,58 @@
+# bpfsign kit: `make demo` and `make test` are all a fresh machine needs.
+# Every target installs or builds what it is missing first.
+
+.PHONY: all deps kernel tools guest-tests signer host-test guest-test test \
+	demo bench fuzz clean distclean help
+
+all: kernel tools signer guest-tests
+
+help:
+	@echo "make demo        sign a program, boot the patched kernel, load it, reject a tampered copy"
+	@echo "make test        host tests and guest tests (builds everything first)"
+	@echo "make deps        install missing Debian packages"
+	@echo "make kernel      patched 6.12 guest kernel in build/ (ccache)"
+	@echo "make tools       libbpf and bpftool from the patched tree"
+	@echo "make guest-test  boot the guest and run tests/guest (GUEST_ARGS=... to filter)"
+	@echo "make bench       side-by-side benchmarks, printed as ratios"
+	@echo "make fuzz        bounded libFuzzer runs of the parsers"
+
+deps:
+	@scripts/deps.sh
+
+kernel: deps
+	@scripts/build-kernel.sh
+
+tools: kernel
+	@scripts/build-tools.sh
+
+signer: deps
+	@$(MAKE) -s -C signer
+
+guest-tests: tools signer
+	@$(MAKE) -s -C tests/guest
+
+host-test: signer
+	@scripts/run-tests.sh host
+
+guest-test: guest-tests
+	@scripts/run-tests.sh guest
+
+test: guest-tests
+	@scripts/run-tests.sh host guest
+
+demo: guest-tests
+	@scripts/demo.sh
+
+bench: signer
+	@$(MAKE) -s -C signer bench
+
+fuzz: signer
+	@$(MAKE) -s -C signer fuzz
+
+clean:
+	-@$(MAKE) -s -C signer clean
+	-@$(MAKE) -s -C tests/guest clean
+	rm -rf build/initramfs* build/tools build/guest
+
+distclean: clean
+	rm -rf build

@@ -1,0 +1,94 @@
+#!/bin/sh
+# Build the initramfs (busybox, guest tests, certs) and boot the patched
+# kernel in QEMU; stream the console to the terminal and build/guest.log.
+# Exits non-zero when a test fails, when the kernel reports a WARNING, BUG,
+# Oops, KASAN or lockdep splat, or when the end marker does not arrive.
+#
+# Usage: qemu/run-guest.sh [TEST...]      environment: BPFSIGN_INJECT=fail|warn,
+#        BPFSIGN_ACCEL=kvm|tcg, BPFSIGN_TIMEOUT=seconds, BPFSIGN_CMDLINE=extra
+set -eu
+. "$(dirname "$0")/../scripts/env.sh"
+
+kernel=$build/bzImage
+guestbin=$build/guest
+initrd=$build/initramfs.cpio.gz
+log=$build/guest.log
+timeout=${BPFSIGN_TIMEOUT:-600}
+
+die() { echo "run-guest: $*" >&2; exit 1; }
+[ -f "$kernel" ] || die "no $kernel (make kernel)"
+[ -x "$guestbin/bpfsign-tests" ] || die "no guest tests (make guest-tests)"
+
+# copy_bin FILE DESTDIR: a host binary and the shared libraries it needs
+copy_bin() {
+	cp "$1" "$root$2/"
+	ldd "$1" 2>/dev/null | grep -o '/[^ ]*' | while read -r lib; do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+mkinitramfs() {
+	root=$build/initramfs
+	rm -rf "$root"
+	mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/proc" "$root/sys" \
+		"$root/dev" "$root/tmp" "$root/tests" "$root/etc"
+	cp /bin/busybox "$root/bin/busybox"
+	cp "$top/qemu/init" "$root/init"
+	copy_bin "$(command -v keyctl)" /bin
+	cp -r "$guestbin/." "$root/tests/"
+	cp "$tout/bpftool/bpftool" "$root/bin/"
+	mkdir -p "$root/tests/keys"
+	cp "$top"/keys-example/*.crt "$top"/keys-example/*.key "$root/tests/keys/"
+	echo "$(kmake -s kernelrelease)" > "$root/tests/kernelrelease"
+	chmod +x "$root/init"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+		gzip -n -1 > "$initrd"
+}
+
+# QEMU with KVM is much faster, but the paravirtual /dev/kvm of some hosts
+# cannot run a stock kernel: boot once with a short timeout and remember.
+accel() {
+	[ -n "${BPFSIGN_ACCEL:-}" ] && { echo "$BPFSIGN_ACCEL"; return; }
+	probe=$build/kvm-probe
+	if [ ! -f "$probe" ]; then
+		res=tcg
+		if [ -w /dev/kvm ] && timeout 20 qemu-system-x86_64 -enable-kvm -cpu host \
+			-m 256 -nographic -no-reboot -kernel "$kernel" -initrd "$initrd" \
+			-append "console=ttyS0 panic=-1 BPFSIGN_ARGS=--list" 2>/dev/null |
+			grep -q BPFSIGN-GUEST-START; then
+			res=kvm
+		fi
+		echo $res > "$probe"
+	fi
+	cat "$probe"
+}
+
+mkinitramfs
+case $(accel) in
+kvm) acc="-enable-kvm -cpu host" ;;
+*) acc="-accel tcg -cpu max" ;;
+esac
+echo "  BOOT    $(basename "$kernel") ($acc)"
+
+args="$*"
+set +e
+# shellcheck disable=SC2086
+timeout "$timeout" qemu-system-x86_64 $acc -smp 2 -m 1024 -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 lsm=bpf BPFSIGN_ARGS=\"$args\" BPFSIGN_INJECT=${BPFSIGN_INJECT:-} ${BPFSIGN_CMDLINE:-}" \
+	</dev/null 2>&1 | tr -d '\r' | tee "$log"
+set -e
+
+bad=0
+if grep -nE '(WARNING:|BUG:|Oops|KASAN|possible circular locking|possible recursive locking|Kernel panic|general protection fault)' "$log" \
+	| grep -v 'BPFSIGN-'; then
+	echo "run-guest: the kernel reported a problem (see above, $log)" >&2
+	bad=1
+fi
+grep -q '^BPFSIGN-GUEST-END' "$log" ||
+	{ echo "run-guest: no end marker within ${timeout}s ($log)" >&2; bad=1; }
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n1)
+[ -n "$summary" ] || { echo "run-guest: no test summary ($log)" >&2; bad=1; }
+case $summary in *" 0 failed") ;; *) bad=1 ;; esac
+exit $bad

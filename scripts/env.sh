@@ -1,0 +1,24 @@
+# Shared paths and tool settings, sourced by the build and test scripts.
+# shellcheck shell=sh
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BPFSIGN_BUILD:-$top/build}
+src=$build/linux
+kout=$build/kbuild
+tout=$build/tools
+# Keep ccache outside the repo and independent of where the repo is cloned.
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bpfsign-ccache}
+export CCACHE_BASEDIR=$top
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-6G}
+# Reproducible builds, and ccache hits on init/version.c.
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=bpfsign KBUILD_BUILD_HOST=bpfsign
+export SOURCE_DATE_EPOCH=1767225600
+jobs=$(nproc)
+clang=${CLANG:-clang-22}
+kmake() {
+	# An empty LOCALVERSION keeps setlocalversion from appending "+" for the
+	# git tree: the release is exactly 6.12.N-bpfsign.
+	make -s -C "$src" O="$kout" CC="ccache gcc" HOSTCC="ccache gcc" \
+		LOCALVERSION= -j"$jobs" "$@"
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Run the host and/or guest suites and print one closing line over all of
+# them.  Every suite ends with "N passed, N failed"; a suite that ends
+# without one (it crashed, or never ran) counts as a failure.
+#
+# Usage: scripts/run-tests.sh [host] [guest]
+set -u
+. "$(dirname "$0")/env.sh"
+
+passed=0 failed=0 broken=
+run_suite() {
+	name=$1; shift
+	echo "# suite $name"
+	out=$build/suite-$name.log
+	"$@" 2>&1 | tee "$out"
+	rc=$(cat "$out.rc" 2>/dev/null || echo 0)
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n1)
+	if [ -z "$line" ]; then
+		broken="$broken $name"
+		return
+	fi
+	p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed}
+	passed=$((passed + p)); failed=$((failed + f))
+	[ "$rc" = 0 ] || [ "$f" != 0 ] || broken="$broken $name"
+}
+
+# The exit status of a command in a pipeline is lost in POSIX sh: record it.
+status_of() {
+	out=$1; shift
+	"$@"; echo $? > "$out.rc"
+}
+
+mkdir -p "$build"
+for s in "$@"; do
+	case $s in
+	host)
+		for t in "$top"/tests/host/*/run.sh; do
+			[ -f "$t" ] || continue
+			n=host-$(basename "$(dirname "$t")")
+			rm -f "$build/suite-$n.log.rc"
+			run_suite "$n" status_of "$build/suite-$n.log" sh "$t"
+		done ;;
+	guest)
+		rm -f "$build/suite-guest.log.rc"
+		run_suite guest status_of "$build/suite-guest.log" "$top/qemu/run-guest.sh" ;;
+	*) echo "run-tests: unknown suite $s" >&2; exit 2 ;;
+	esac
+done
+
+[ -z "$broken" ] || { echo "# suites that failed or did not finish:$broken"; failed=$((failed + 1)); }
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest test runner.  Usage: bpfsign-tests [--list] [NAME...]
+ * With names, only those tests run (explicit-only ones included).
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+
+#include "runner.h"
+
+extern const struct test __start_bpfsign_tests[], __stop_bpfsign_tests[];
+
+static bool cur_failed;
+
+void test_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	cur_failed = true;
+	printf("#   %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+bool test_failed(void)
+{
+	return cur_failed;
+}
+
+/* libbpf's warnings and the verifier logs it prints, as TAP comments. */
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[1024], *line, *save;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("#   libbpf: %s\n", line);
+	return 0;
+}
+
+static bool selected(const struct test *t, int argc, char **argv)
+{
+	const char *inject = getenv("BPFSIGN_INJECT");
+	int i;
+
+	/* Fault injection adds its test "inject_<what>" to any selection. */
+	if (inject && *inject && !strncmp(t->name, "inject_", 7) &&
+	    !strcmp(t->name + 7, inject))
+		return true;
+	if (argc == 0)
+		return !t->explicit_only;
+	for (i = 0; i < argc; i++)
+		if (!strcmp(argv[i], t->name))
+			return true;
+	return false;
+}
+
+int main(int argc, char **argv)
+{
+	const struct test *t;
+	int n = 0, passed = 0, failed = 0, i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	libbpf_set_print(print_libbpf);
+	argc--, argv++;
+	if (argc && !strcmp(argv[0], "--list")) {
+		for (t = __start_bpfsign_tests; t < __stop_bpfsign_tests; t++)
+			printf("%s%s\n", t->name, t->explicit_only ? " (explicit)" : "");
+		return 0;
+	}
+	/* A named test that does not exist must not pass silently. */
+	for (i = 0; i < argc; i++) {
+		for (t = __start_bpfsign_tests; t < __stop_bpfsign_tests; t++)
+			if (!strcmp(argv[i], t->name))
+				break;
+		if (t == __stop_bpfsign_tests) {
+			printf("not ok %d - %s # no such test\n", ++n, argv[i]);
+			failed++;
+		}
+	}
+	for (t = __start_bpfsign_tests; t < __stop_bpfsign_tests; t++) {
+		if (!selected(t, argc, argv))
+			continue;
+		cur_failed = false;
+		printf("# %s\n", t->name);
+		t->fn();
+		printf("%s %d - %s\n", cur_failed ? "not ok" : "ok", ++n, t->name);
+		if (cur_failed)
+			failed++;
+		else
+			passed++;
+	}
+	printf("1..%d\n", n);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

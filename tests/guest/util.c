@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include <openssl/sha.h>
+
+#include "runner.h"
+#include "util.h"
+
+char vlog[65536];
+
+int load_prog(const struct bpf_insn *insns, size_t cnt, struct bpf_prog_load_opts *opts)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, def);
+
+	if (!opts)
+		opts = &def;
+	vlog[0] = 0;
+	opts->log_buf = vlog;
+	opts->log_size = sizeof(vlog);
+	opts->log_level = 1;
+	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "t", "GPL", insns, cnt, opts);
+}
+
+int array_map(__u32 value_size, __u32 max_entries, struct bpf_map_create_opts *opts)
+{
+	return bpf_map_create(BPF_MAP_TYPE_ARRAY, "t", 4, value_size, max_entries, opts);
+}
+
+int prog_map_ids(int prog_fd, __u32 *ids, __u32 max)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	info.nr_map_ids = max;
+	info.map_ids = (__u64)(unsigned long)ids;
+	if (bpf_prog_get_info_by_fd(prog_fd, &info, &len))
+		return -1;
+	return info.nr_map_ids;
+}
+
+__u32 map_id(int map_fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_map_get_info_by_fd(map_fd, &info, &len))
+		return 0;
+	return info.id;
+}
+
+void prog_digest(const struct bpf_insn *insns, size_t cnt, unsigned char out[32])
+{
+	struct bpf_insn copy[cnt];
+	size_t i;
+
+	memcpy(copy, insns, sizeof(copy));
+	for (i = 0; i + 1 < cnt; i++) {
+		if (copy[i].code == (BPF_LD | BPF_DW | BPF_IMM) &&
+		    (copy[i].src_reg == BPF_PSEUDO_MAP_FD ||
+		     copy[i].src_reg == BPF_PSEUDO_MAP_VALUE)) {
+			copy[i].imm = 0;
+			copy[i + 1].imm = 0;
+			i++;
+		}
+	}
+	SHA256((const unsigned char *)copy, sizeof(copy), out);
+}

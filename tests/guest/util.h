@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Raw-instruction helpers for tests that build programs by hand. */
+#ifndef BPFSIGN_UTIL_H
+#define BPFSIGN_UTIL_H
+
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
+#define MOV64_IMM(d, i)		INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define EXIT_INSN()		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+/* ld_imm64 of a map, by fd or by fd_array index (BPF_PSEUDO_MAP_IDX) */
+#define LD_MAP(d, src, v)	INSN(BPF_LD | BPF_DW | BPF_IMM, d, src, 0, v), INSN(0, 0, 0, 0, 0)
+#define ARRAY_LEN(a)		(sizeof(a) / sizeof((a)[0]))
+
+/* The verifier log of the last load_prog(), for asserting its lines. */
+extern char vlog[65536];
+
+/* BPF_PROG_TYPE_SOCKET_FILTER load with the verifier log into vlog. */
+int load_prog(const struct bpf_insn *insns, size_t cnt, struct bpf_prog_load_opts *opts);
+int array_map(__u32 value_size, __u32 max_entries, struct bpf_map_create_opts *opts);
+/* Number of maps bound to prog_fd, their ids into ids[] (up to max). */
+int prog_map_ids(int prog_fd, __u32 *ids, __u32 max);
+__u32 map_id(int map_fd);
+/* SHA-256 of insns with map-fd immediates zeroed, as the kernel digests them. */
+void prog_digest(const struct bpf_insn *insns, size_t cnt, unsigned char out[32]);
+
+#endif
