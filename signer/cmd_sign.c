@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bpfsign sign: sign every payload, then write every signature. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "internal.h"
+#include "util.h"
+
+enum { O_KEY, O_CERT, O_DIGEST, O_OUT };
+
+static const struct opt opts[] = {
+	[O_KEY] = { .name = "key", .arg = "KEY",
+		.help = "private key: PEM or DER file, or pkcs11: URI (PIN in BPFSIGN_PIN)",
+		.required = true },
+	[O_CERT] = { .name = "cert", .arg = "CERT",
+		.help = "the key's X.509 certificate, PEM or DER", .required = true },
+	[O_DIGEST] = { .name = "digest", .arg = "sha256|sha384|sha512",
+		.help = "digest algorithm (default sha256)" },
+	[O_OUT] = { .name = "out", .arg = "SIG",
+		.help = "signature file, for a single PAYLOAD (default PAYLOAD.p7s)" },
+};
+
+static const struct exit_code exits[] = {
+	{ 0, 0, "every signature was written" },
+	{ 1, ERR_ANY, "refused or failed, as the message says: nothing written" },
+	{ EXIT_USAGE, ERR_NONE, "usage error" },
+	{ 0, 0, NULL },
+};
+
+struct pending {
+	const char *payload;
+	char *dest;
+	char *tmp;
+	unsigned char *sig;
+	size_t sig_len;
+};
+
+static char *dest_name(const char *out, const char *payload)
+{
+	size_t n = strlen(payload) + sizeof(".p7s");
+	char *s;
+
+	if (out)
+		return strdup(out);
+	s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s.p7s", payload);
+	return s;
+}
+
+static int sign_one(struct bpfsign_signer *s, struct pending *p,
+		    const char *out)
+{
+	unsigned char *data;
+	char why[256];
+	size_t len;
+	int err;
+
+	err = bpfsign__read_file(p->payload, INT_MAX, &data, &len);
+	if (err)
+		return err;
+	err = bpfsign_sign(s, data, len, &p->sig, &p->sig_len);
+	free(data);
+	if (err) {
+		snprintf(why, sizeof(why), "%s", bpfsign_last_error());
+		return bpfsign__err(err, "%s: %s", p->payload, why);
+	}
+	p->dest = dest_name(out, p->payload);
+	if (!p->dest)
+		return bpfsign__err(-ENOMEM, "%s: %s", p->payload,
+				    strerror(ENOMEM));
+	return 0;
+}
+
+static int run(const struct cmd *cmd, int argc, char **argv)
+{
+	struct bpfsign_signer *s = NULL;
+	struct pending *p = NULL;
+	struct parsed a;
+	int i, n, err;
+
+	err = opts_parse(cmd, argc, argv, &a);
+	if (err)
+		return err == 1 ? 0 : err;
+	if (a.val[O_OUT] && a.nr_args > 1)
+		return usage_error(cmd, "--out takes a single PAYLOAD");
+
+	BPFSIGN_OPTS(bpfsign_sign_opts, sopts, .digest = a.val[O_DIGEST]);
+	err = bpfsign_signer_load(a.val[O_KEY], a.val[O_CERT], &sopts, &s);
+	if (err)
+		return err;
+	n = a.nr_args;
+	p = calloc(n, sizeof(*p));
+	if (!p) {
+		err = bpfsign__err(-ENOMEM, "sign: %s", strerror(ENOMEM));
+		goto out;
+	}
+	/* All in memory first: a refused payload leaves no file at all. */
+	for (i = 0; i < n && !err; i++) {
+		p[i].payload = a.args[i];
+		err = sign_one(s, &p[i], a.val[O_OUT]);
+	}
+	for (i = 0; i < n && !err; i++)
+		err = write_temp(p[i].dest, p[i].sig, p[i].sig_len, &p[i].tmp);
+	for (i = 0; i < n && !err; i++) {
+		if (rename(p[i].tmp, p[i].dest) < 0) {
+			err = -errno;
+			bpfsign__err(err, "%s: %s", p[i].dest, strerror(-err));
+			break;
+		}
+		free(p[i].tmp);
+		p[i].tmp = NULL;
+	}
+out:
+	for (i = 0; p && i < n; i++) {
+		if (p[i].tmp)
+			unlink(p[i].tmp);
+		free(p[i].tmp);
+		free(p[i].dest);
+		free(p[i].sig);
+	}
+	free(p);
+	bpfsign_signer_free(s);
+	return err;
+}
+
+const struct cmd cmd_sign = {
+	.name = "sign",
+	.run = run,
+	.summary = "Sign each PAYLOAD: a detached CMS signature, DER, no certificates,\n"
+		   "no signed attributes, signer named by subject key identifier.\n"
+		   "Several payloads are each signed to PAYLOAD.p7s.",
+	.opts = opts,
+	.nr_opts = ARRAY_SIZE(opts),
+	.args = "PAYLOAD...",
+	.min_args = 1,
+	.max_args = -1,
+	.exits = exits,
+};

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parse a signature and say what it is made of.  Untrusted input: all ASN.1
+ * is OpenSSL's, and every copy into struct bpfsign_info is bounded.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <openssl/cms.h>
+#include <openssl/err.h>
+#include <openssl/objects.h>
+#include <openssl/x509.h>
+
+#include "internal.h"
+
+static void copy_str(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src ? src : "");
+}
+
+static void alg_name(char *dst, size_t size, const X509_ALGOR *alg)
+{
+	const ASN1_OBJECT *obj;
+	int nid;
+
+	X509_ALGOR_get0(&obj, NULL, NULL, alg);
+	nid = OBJ_obj2nid(obj);
+	if (nid != NID_undef)
+		copy_str(dst, size, OBJ_nid2ln(nid));
+	else if (OBJ_obj2txt(dst, (int)size, obj, 1) <= 0)
+		copy_str(dst, size, "?");
+}
+
+/* "RSA" or "EC" for the public-key half of a signature algorithm. */
+static const char *alg_key_type(const X509_ALGOR *alg)
+{
+	const ASN1_OBJECT *obj;
+	int nid, md, pk;
+
+	X509_ALGOR_get0(&obj, NULL, NULL, alg);
+	nid = OBJ_obj2nid(obj);
+	if (nid == NID_rsaEncryption)
+		return "RSA";
+	if (nid == NID_X9_62_id_ecPublicKey)
+		return "EC";
+	if (!OBJ_find_sigid_algs(nid, &md, &pk))
+		return "?";
+	if (pk == NID_rsaEncryption)
+		return "RSA";
+	if (pk == NID_X9_62_id_ecPublicKey)
+		return "EC";
+	return "?";
+}
+
+static void hex(char *dst, size_t size, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	if (!size)
+		return;
+	dst[0] = 0;
+	for (i = 0; i < n && 2 * i + 2 < size; i++)
+		snprintf(dst + 2 * i, 3, "%02x", p[i]);
+}
+
+static void name_str(char *dst, size_t size, const X509_NAME *name)
+{
+	BIO *bio = BIO_new(BIO_s_mem());
+	char *p;
+	long n;
+
+	dst[0] = 0;
+	if (!bio)
+		return;
+	if (X509_NAME_print_ex(bio, name, 0, XN_FLAG_RFC2253) >= 0) {
+		n = BIO_get_mem_data(bio, &p);
+		if (n > 0 && n < INT_MAX)
+			snprintf(dst, size, "%.*s", (int)n, p);
+	}
+	BIO_free(bio);
+}
+
+static void signer_id(struct bpfsign_info *info, CMS_SignerInfo *si)
+{
+	ASN1_OCTET_STRING *keyid = NULL;
+	X509_NAME *issuer = NULL;
+	ASN1_INTEGER *serial = NULL;
+	size_t n;
+
+	if (CMS_SignerInfo_get0_signer_id(si, &keyid, &issuer, &serial) != 1)
+		return;
+	if (keyid) {
+		info->id_type = BPFSIGN_ID_KEYID;
+		n = ASN1_STRING_length(keyid);
+		info->keyid_len = n < sizeof(info->keyid) ? n : sizeof(info->keyid);
+		memcpy(info->keyid, ASN1_STRING_get0_data(keyid), info->keyid_len);
+	} else if (issuer && serial) {
+		info->id_type = BPFSIGN_ID_ISSUER_SERIAL;
+		name_str(info->issuer, sizeof(info->issuer), issuer);
+		hex(info->serial, sizeof(info->serial),
+		    ASN1_STRING_get0_data(serial), ASN1_STRING_length(serial));
+	}
+}
+
+static bool kernel_digest(const char *name)
+{
+	return !strcmp(name, "sha256") || !strcmp(name, "sha384") ||
+	       !strcmp(name, "sha512");
+}
+
+/* The first reason the kernel (or the kit's policy) would not take it. */
+static void kernel_form(struct bpfsign_info *info)
+{
+	char *r = info->reason;
+	size_t n = sizeof(info->reason);
+
+	info->kernel_ok = false;
+	if (!info->data_content)
+		snprintf(r, n, "content type is not pkcs7-data");
+	else if (!info->detached)
+		snprintf(r, n, "payload embedded: the kernel takes a detached signature");
+	else if (info->nr_signers != 1)
+		snprintf(r, n, "%d signers: the kernel form has exactly one",
+			 info->nr_signers);
+	else if (info->has_signed_attrs)
+		snprintf(r, n, "signed attributes: the kernel refuses them");
+	else if (info->nr_certs)
+		snprintf(r, n, "%d embedded certificates: the kernel form carries none",
+			 info->nr_certs);
+	else if (!kernel_digest(info->digest))
+		snprintf(r, n, "digest %s: only sha256, sha384 and sha512 are accepted",
+			 info->digest);
+	else if (strcmp(info->key_type, "RSA") && strcmp(info->key_type, "EC"))
+		snprintf(r, n, "signature algorithm %s: only RSA PKCS#1 v1.5 and ECDSA are accepted",
+			 info->sig_alg);
+	else if (info->id_type == BPFSIGN_ID_NONE)
+		snprintf(r, n, "signer not identified");
+	else
+		info->kernel_ok = true;
+}
+
+int bpfsign__parse(const unsigned char *sig, size_t len,
+		   struct bpfsign_info *info, CMS_ContentInfo **out)
+{
+	STACK_OF(CMS_SignerInfo) *sis;
+	const unsigned char *p = sig;
+	STACK_OF(X509_CRL) *crls;
+	X509_ALGOR *dig, *alg;
+	STACK_OF(X509) *certs;
+	CMS_ContentInfo *cms;
+	CMS_SignerInfo *si;
+
+	memset(info, 0, sizeof(*info));
+	info->der_len = len;
+	if (!sig || !len || len > BPFSIGN_MAX_SIG_SIZE)
+		return bpfsign__err(-EBADMSG,
+			"signature: %zu bytes is not a CMS SignedData", len);
+
+	ERR_set_mark();
+	cms = d2i_CMS_ContentInfo(NULL, &p, (long)len);
+	ERR_pop_to_mark();
+	if (!cms)
+		return bpfsign__err(-EBADMSG,
+			"signature: not a DER CMS message (malformed or truncated)");
+	if (p != sig + len) {
+		CMS_ContentInfo_free(cms);
+		return bpfsign__err(-EBADMSG,
+			"signature: %zu bytes of trailing garbage after the CMS message",
+			(size_t)(sig + len - p));
+	}
+	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
+		CMS_ContentInfo_free(cms);
+		return bpfsign__err(-EBADMSG,
+			"signature: CMS message is not a SignedData");
+	}
+
+	info->data_content = OBJ_obj2nid(CMS_get0_eContentType(cms)) ==
+			     NID_pkcs7_data;
+	info->detached = CMS_is_detached(cms) == 1;
+	ERR_set_mark();
+	certs = CMS_get1_certs(cms);
+	crls = CMS_get1_crls(cms);
+	ERR_pop_to_mark();
+	info->nr_certs = certs ? sk_X509_num(certs) : 0;
+	info->nr_crls = crls ? sk_X509_CRL_num(crls) : 0;
+	sk_X509_pop_free(certs, X509_free);
+	sk_X509_CRL_pop_free(crls, X509_CRL_free);
+
+	sis = CMS_get0_SignerInfos(cms);
+	info->nr_signers = sis ? sk_CMS_SignerInfo_num(sis) : 0;
+	copy_str(info->key_type, sizeof(info->key_type), "?");
+	if (info->nr_signers > 0) {
+		si = sk_CMS_SignerInfo_value(sis, 0);
+		CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &alg);
+		alg_name(info->digest, sizeof(info->digest), dig);
+		alg_name(info->sig_alg, sizeof(info->sig_alg), alg);
+		copy_str(info->key_type, sizeof(info->key_type),
+			 alg_key_type(alg));
+		info->sig_value_len =
+			ASN1_STRING_length(CMS_SignerInfo_get0_signature(si));
+		info->has_signed_attrs = CMS_signed_get_attr_count(si) > 0;
+		info->has_unsigned_attrs = CMS_unsigned_get_attr_count(si) > 0;
+		signer_id(info, si);
+	}
+	kernel_form(info);
+	if (out)
+		*out = cms;
+	else
+		CMS_ContentInfo_free(cms);
+	return 0;
+}
+
+int bpfsign_inspect(const unsigned char *sig, size_t len,
+		    struct bpfsign_info *info)
+{
+	if (!info)
+		return bpfsign__err(-EINVAL, "inspect: no info to fill");
+	return bpfsign__parse(sig, len, info, NULL);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* libbpfsign internals: shared by the library files, its tests and fuzzers. */
+#ifndef BPFSIGN_INTERNAL_H
+#define BPFSIGN_INTERNAL_H
+
+#include <stddef.h>
+#include <openssl/cms.h>
+#include <openssl/x509.h>
+
+#include "libbpfsign.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define offsetofend(TYPE, FIELD) \
+	(offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
+
+/* Record the reason of a failure for bpfsign_last_error(); returns err. */
+int bpfsign__err(int err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Read a whole file of at most max bytes; *buf is NUL-terminated. */
+int bpfsign__read_file(const char *path, size_t max, unsigned char **buf,
+		       size_t *len);
+
+/* key.c */
+int bpfsign__load_key(const char *uri, EVP_PKEY **pkey, ENGINE **engine);
+void bpfsign__put_engine(ENGINE *engine);
+int bpfsign__load_certs(const char *path, int max, STACK_OF(X509) **out);
+int bpfsign__check_key(const char *name, const EVP_PKEY *pkey);
+int bpfsign__check_cert(const char *name, X509 *cert);
+const EVP_MD *bpfsign__digest(const char *name);
+
+/* inspect.c: parse; on success *cms is the parsed message (caller frees). */
+int bpfsign__parse(const unsigned char *sig, size_t len,
+		   struct bpfsign_info *info, CMS_ContentInfo **cms);
+
+/* verify.c: bpfsign_verify() against certificates already loaded. */
+int bpfsign__verify_certs(const void *data, size_t len,
+			  const unsigned char *sig, size_t sig_len,
+			  STACK_OF(X509) *certs, const char *certs_name,
+			  struct bpfsign_report *rep);
+
+#endif /* BPFSIGN_INTERNAL_H */

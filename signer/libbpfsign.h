@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * libbpfsign: detached CMS (PKCS#7) signatures in the form the Linux
+ * kernel's PKCS#7 verifier takes, and their offline verification.
+ *
+ * The form: CMS SignedData, DER, content type pkcs7-data, detached (the
+ * payload is not inside), no certificates, no signed attributes, exactly one
+ * SignerInfo naming its signer by subject key identifier, digest SHA-256,
+ * SHA-384 or SHA-512, signature RSA PKCS#1 v1.5 (>= 2048 bits) or ECDSA
+ * (P-256, P-384).  It is what `scripts/sign-file -dk` and
+ * `openssl cms -sign -binary -noattr -nocerts -keyid -outform DER` produce;
+ * with RSA the bytes are reproducible.
+ *
+ * Every function returns 0 or a negative errno.  On failure
+ * bpfsign_last_error() describes it in one line, naming the file or object
+ * first; OpenSSL's error queue may hold more detail, which the library
+ * leaves for the caller to print (ERR_print_errors_cb) or clear.
+ *
+ * Errors, shared by every function:
+ *   -EINVAL        bad argument; unknown or refused digest (sha1, md5, ...);
+ *                  a key or certificate file that does not parse
+ *   -ENOENT, -EACCES, -EISDIR, ...
+ *                  a file that cannot be read (errno of open/read);
+ *                  -ENOENT also for a pkcs11: object the token does not
+ *                  give (no such object, or a wrong PIN)
+ *   -EFBIG         a file or payload too large (2 GiB payloads, 1 MiB
+ *                  signatures and certificate files)
+ *   -ENOMEM        out of memory
+ *   -EIO           the signing operation itself failed (OpenSSL, PKCS#11)
+ * bpfsign_signer_load():
+ *   -EKEYREJECTED  key or certificate refused: RSA below 2048 bits, a curve
+ *                  other than P-256/P-384, another key type, a certificate
+ *                  without the digitalSignature key usage (when it has a
+ *                  keyUsage extension) or without a subject key identifier,
+ *                  a key that does not match the certificate
+ * bpfsign_verify() (the errnos the kernel's verifier uses for each case):
+ *   -EBADMSG       the signature is not a well-formed DER CMS SignedData
+ *                  (malformed, truncated, trailing bytes, no SignerInfo,
+ *                  several SignerInfos, content embedded)
+ *   -ENOKEY        no given certificate is the signer (unknown signer)
+ *   -ENOPKG        wrong key type: the signature algorithm does not fit the
+ *                  signer's key, or uses a digest or algorithm that is not
+ *                  accepted (sha1, RSA-PSS, RSA < 2048, ...)
+ *   -EKEYREJECTED  the signature does not verify: the payload's digest does
+ *                  not match (tampered payload or tampered signature)
+ * bpfsign_inspect():
+ *   -EBADMSG       not a well-formed DER CMS SignedData
+ */
+#ifndef LIBBPFSIGN_H
+#define LIBBPFSIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BPFSIGN_VERSION "1.0.0"
+
+/* Largest signature and certificate file the library reads. */
+#define BPFSIGN_MAX_SIG_SIZE (1u << 20)
+
+/*
+ * Options carry their own size so that fields can be added at the end:
+ *	BPFSIGN_OPTS(bpfsign_sign_opts, opts, .digest = "sha384");
+ */
+#define BPFSIGN_OPTS(TYPE, NAME, ...)					\
+	struct TYPE NAME = { .sz = sizeof(struct TYPE), __VA_ARGS__ }
+
+struct bpfsign_sign_opts {
+	size_t sz;		/* sizeof(struct bpfsign_sign_opts) */
+	const char *digest;	/* "sha256" (default, NULL), "sha384", "sha512" */
+};
+
+struct bpfsign_signer;
+
+/*
+ * Load a signer: a private key and its X.509 certificate.
+ *   key    PEM or DER file (PKCS#8, traditional RSA/EC), or a PKCS#11 URI
+ *          ("pkcs11:token=...;object=...") opened through the OpenSSL
+ *          engine "pkcs11".  The PIN or the passphrase of an encrypted PEM
+ *          file comes from the environment: BPFSIGN_PIN, else
+ *          KBUILD_SIGN_PIN (as scripts/sign-file).  BPFSIGN_PKCS11_MODULE
+ *          names the PKCS#11 module (default: the engine's, p11-kit-proxy).
+ *   cert   PEM or DER certificate file.
+ *   opts   NULL for the defaults.
+ * The key and certificate are checked as described above (-EKEYREJECTED).
+ */
+int bpfsign_signer_load(const char *key, const char *cert,
+			const struct bpfsign_sign_opts *opts,
+			struct bpfsign_signer **out);
+void bpfsign_signer_free(struct bpfsign_signer *s);
+
+/*
+ * Sign len bytes at data.  On success *sig is a malloc()ed DER detached
+ * CMS SignedData of *sig_len bytes; free() it.
+ */
+int bpfsign_sign(struct bpfsign_signer *s, const void *data, size_t len,
+		 unsigned char **sig, size_t *sig_len);
+
+enum bpfsign_signer_id {
+	BPFSIGN_ID_NONE = 0,		/* no SignerInfo */
+	BPFSIGN_ID_KEYID,		/* subjectKeyIdentifier (the kernel form) */
+	BPFSIGN_ID_ISSUER_SERIAL,	/* issuerAndSerialNumber */
+};
+
+#define BPFSIGN_KEYID_MAX	64
+#define BPFSIGN_NAME_MAX	256
+
+/* What a signature is made of; filled by bpfsign_inspect(). */
+struct bpfsign_info {
+	size_t der_len;			/* bytes of the whole signature */
+	size_t sig_value_len;		/* bytes of the signature value */
+	int nr_signers;			/* SignerInfos */
+	int nr_certs;			/* embedded certificates */
+	int nr_crls;			/* embedded CRLs */
+	bool detached;			/* the payload is not inside */
+	bool data_content;		/* eContentType is pkcs7-data */
+	bool has_signed_attrs;		/* first signer has signed attributes */
+	bool has_unsigned_attrs;
+	/* Of the first SignerInfo: */
+	char digest[32];		/* "sha256", ... */
+	char sig_alg[48];		/* "rsaEncryption", "ecdsa-with-SHA256" */
+	char key_type[8];		/* "RSA", "EC", "?" */
+	enum bpfsign_signer_id id_type;
+	unsigned char keyid[BPFSIGN_KEYID_MAX];	/* BPFSIGN_ID_KEYID */
+	size_t keyid_len;
+	char issuer[BPFSIGN_NAME_MAX];	/* BPFSIGN_ID_ISSUER_SERIAL, RFC 2253 */
+	char serial[2 * 32 + 1];	/* hex */
+	/* Would the kernel take this form?  If not, reason says why. */
+	bool kernel_ok;
+	char reason[128];
+};
+
+/*
+ * Parse a DER signature and describe it.  A pure function of its input: no
+ * I/O, and it leaves no entry on OpenSSL's error queue.  Fuzzed.
+ */
+int bpfsign_inspect(const unsigned char *sig, size_t len,
+		    struct bpfsign_info *info);
+
+/* The outcome of bpfsign_verify(). */
+struct bpfsign_report {
+	struct bpfsign_info info;	/* the parsed signature (if it parsed) */
+	bool verified;			/* the signature verifies */
+	int err;			/* the return value */
+	char signer[BPFSIGN_NAME_MAX];	/* subject of the matching cert */
+	char reason[256];		/* why it failed, "" on success */
+};
+
+/*
+ * Verify the detached signature sig over the payload data, offline.
+ * Exactly one of cert and ca_bundle is set:
+ *   cert       the signer's certificate (PEM or DER): the signature must
+ *              name it;
+ *   ca_bundle  a PEM file of certificates, like a kernel keyring (e.g.
+ *              keys-example/kernel-trusted.pem): the signature must name
+ *              one of them.  As in the kernel, no chain is built: the
+ *              signer's certificate itself is in the bundle.
+ * Certificate validity dates are not checked (the kernel does not either).
+ * rep may be NULL.  Returns 0 when the signature verifies, else the
+ * negative errno of the first failed check (see above).
+ */
+int bpfsign_verify(const void *data, size_t len,
+		   const unsigned char *sig, size_t sig_len,
+		   const char *cert, const char *ca_bundle,
+		   struct bpfsign_report *rep);
+
+/* One line about the last failure in this thread ("" if none). */
+const char *bpfsign_last_error(void);
+
+/* "EKEYREJECTED" for -EKEYREJECTED, ...: for machine-readable output. */
+const char *bpfsign_errno_name(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBBPFSIGN_H */

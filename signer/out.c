@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Reports: one code path prints "key: value" lines or a JSON object. */
+#include <stdio.h>
+
+#include "out.h"
+
+void out_begin(struct out *o, FILE *f, bool json)
+{
+	o->f = f;
+	o->json = json;
+	o->n = 0;
+	if (json)
+		fputc('{', f);
+}
+
+static void key(struct out *o, const char *k)
+{
+	if (o->json)
+		fprintf(o->f, "%s\"%s\": ", o->n++ ? ", " : "", k);
+	else
+		fprintf(o->f, "%-20s ", k);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void out_str(struct out *o, const char *k, const char *val)
+{
+	key(o, k);
+	if (o->json)
+		json_str(o->f, val);
+	else
+		fprintf(o->f, "%s\n", val);
+}
+
+void out_int(struct out *o, const char *k, long long val)
+{
+	key(o, k);
+	fprintf(o->f, o->json ? "%lld" : "%lld\n", val);
+}
+
+void out_bool(struct out *o, const char *k, bool val)
+{
+	key(o, k);
+	if (o->json)
+		fputs(val ? "true" : "false", o->f);
+	else
+		fputs(val ? "yes\n" : "no\n", o->f);
+}
+
+void out_end(struct out *o)
+{
+	if (o->json)
+		fputs("}\n", o->f);
+	fflush(o->f);
+}
+
+void out_info(struct out *o, const struct bpfsign_info *info)
+{
+	static const char *const id_names[] = {
+		[BPFSIGN_ID_NONE] = "none",
+		[BPFSIGN_ID_KEYID] = "subject-key-identifier",
+		[BPFSIGN_ID_ISSUER_SERIAL] = "issuer-and-serial",
+	};
+	char hex[2 * BPFSIGN_KEYID_MAX + 1] = "";
+	size_t i;
+
+	for (i = 0; i < info->keyid_len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", info->keyid[i]);
+	out_int(o, "size", (long long)info->der_len);
+	out_bool(o, "detached", info->detached);
+	out_bool(o, "data_content", info->data_content);
+	out_int(o, "signers", info->nr_signers);
+	out_str(o, "digest", info->digest);
+	out_str(o, "signature_algorithm", info->sig_alg);
+	out_str(o, "key_type", info->key_type);
+	out_int(o, "signature_size", (long long)info->sig_value_len);
+	out_str(o, "signer_id", id_names[info->id_type]);
+	out_str(o, "key_id", hex);
+	out_str(o, "issuer", info->issuer);
+	out_str(o, "serial", info->serial);
+	out_int(o, "certificates", info->nr_certs);
+	out_int(o, "crls", info->nr_crls);
+	out_bool(o, "signed_attributes", info->has_signed_attrs);
+	out_bool(o, "unsigned_attributes", info->has_unsigned_attrs);
+	out_bool(o, "kernel_ok", info->kernel_ok);
+	out_str(o, "kernel_reason", info->reason);
+}

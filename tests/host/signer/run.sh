@@ -1,0 +1,711 @@
+#!/bin/sh
+# Host tests of signer/: bpfsign against files, OpenSSL, the kernel tree's
+# sign-file and a SoftHSM2 token.  TAP, one line per test, and as the last
+# line "N passed, N failed".  Runs from any directory.
+#
+# Usage: tests/host/signer/run.sh [NAME-FILTER]
+set -u
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+build=${BPFSIGN_BUILD:-$top/build}
+keys=$top/keys-example
+bpfsign=$top/signer/bpfsign
+filter=${1:-}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bpfsign-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0 failed=0 n=0
+
+# --- helpers: each failure message says what broke --------------------------
+
+# run CMD...: $rc, and stdout/stderr in the files out and err
+run() {
+	"$@" > out 2> err
+	rc=$?
+}
+
+expect_rc() {	# CODE WHAT
+	[ "$rc" = "$1" ] && return 0
+	echo "$2: expected exit $1, got $rc"
+	sed 's/^/stderr: /' err | head -n 8
+	return 1
+}
+
+expect_err() {	# TEXT: stderr names the file and the reason
+	grep -qF -- "$1" err && return 0
+	echo "expected stderr to contain '$1', got:"
+	sed 's/^/stderr: /' err | head -n 8
+	return 1
+}
+
+expect_eq() {	# GOT WANT WHAT
+	[ "$1" = "$2" ] && return 0
+	echo "$3: expected '$2', got '$1'"
+	return 1
+}
+
+expect_no_output() {	# FILE: neither the file nor a temporary of it exists
+	local left
+	left=$(ls -d "$1" "$1".?????? 2>/dev/null)
+	[ -z "$left" ] && return 0
+	echo "expected no output file, found: $left"
+	return 1
+}
+
+json() {	# FILE KEY: the value of KEY in a JSON object (Python spelling)
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+}
+
+ski() {		# CERT: its subject key identifier, lowercase hex
+	openssl x509 -in "$1" -noout -ext subjectKeyIdentifier |
+		sed -n 2p | tr -d ' :' | tr 'A-F' 'a-f'
+}
+
+flip_last_byte() {	# IN OUT
+	python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[-1] ^= 1; open(sys.argv[2], "wb").write(b)' "$1" "$2"
+}
+
+# mkcert NAME KEYSPEC EXTENSIONS: NAME.key and NAME.crt issued by the test CA
+mkcert() {
+	openssl genpkey $2 -out "$1.key" 2>/dev/null &&
+	openssl req -new -key "$1.key" -subj "/O=bpfsign TEST ONLY/CN=$1" \
+		-out "$1.csr" &&
+	printf '%b\n' "$3" > "$1.ext" &&
+	openssl x509 -req -in "$1.csr" -CA "$keys/ca.crt" -CAkey "$keys/ca.key" \
+		-set_serial "0x$(openssl rand -hex 8)" -days 30 -sha256 \
+		-extfile "$1.ext" -out "$1.crt" 2>/dev/null
+}
+leaf_ext='basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid'
+rsa2048='-algorithm RSA -pkeyopt rsa_keygen_bits:2048'
+
+payload() {	# FILE: some bytes to sign
+	head -c 1500 /dev/urandom > "$1"
+}
+
+sign_rsa() {	# PAYLOAD [ARGS...]
+	local p=$1; shift
+	"$bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.crt" "$@" "$p"
+}
+
+ossl_verify() {	# SIG PAYLOAD CERT: the issue's interop command
+	openssl cms -verify -binary -inform DER -in "$1" -content "$2" \
+		-noverify -certfile "$3" -nointern -out /dev/null 2> ossl.err ||
+		{ echo "openssl cms -verify refused $1:"; cat ossl.err; return 1; }
+}
+
+# t NAME FUNCTION: run one test in its own directory and subshell
+t() {
+	local dir log
+	case $1 in build | *"$filter"*) ;; *) return ;; esac
+	n=$((n + 1))
+	dir=$tmp/t$n
+	mkdir "$dir"
+	log=$(cd "$dir" && (set -u; "$2") 2>&1)
+	if [ $? = 0 ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $1"
+		printf '%s\n' "$log" | sed 's/^/#   /'
+	fi
+}
+
+# --- build ------------------------------------------------------------------
+
+t_build() {
+	make -s -C "$top/signer" >/dev/null || { echo "make -C signer failed"; return 1; }
+	[ -x "$bpfsign" ] && [ -f "$top/signer/libbpfsign.a" ] ||
+		{ echo "no signer/bpfsign or signer/libbpfsign.a after make"; return 1; }
+}
+
+# --- the library API ---------------------------------------------------------
+
+t_api() {
+	cc -std=c11 -Wall -Wextra -Werror -I"$top/signer" -o api_test \
+		"$top/tests/host/signer/api_test.c" "$top/signer/libbpfsign.a" -lcrypto ||
+		{ echo "cannot build api_test.c against libbpfsign.a"; return 1; }
+	run valgrind -q --leak-check=full --error-exitcode=99 ./api_test "$keys"
+	cat out
+	expect_rc 0 "api_test (99: valgrind error)"
+}
+
+# --- sign and verify --------------------------------------------------------
+
+t_rsa_sign_verify() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	[ -s p.p7s ] || { echo "no p.p7s"; return 1; }
+	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
+	expect_rc 0 "verify --cert" || return 1
+	run "$bpfsign" verify --ca "$keys/kernel-trusted.pem" p.p7s
+	expect_rc 0 "verify --ca kernel-trusted.pem"
+}
+
+t_p256_sign_verify() {
+	payload p
+	run "$bpfsign" sign --key "$keys/signing-ec.key" --cert "$keys/signing-ec.crt" p
+	expect_rc 0 "sign P-256" || return 1
+	run "$bpfsign" verify --cert "$keys/signing-ec.crt" p.p7s
+	expect_rc 0 "verify P-256" || return 1
+	ossl_verify p.p7s p "$keys/signing-ec.crt"
+}
+
+t_p384_sign_verify() {
+	mkcert p384 "-algorithm EC -pkeyopt ec_paramgen_curve:P-384" "$leaf_ext" ||
+		{ echo "cannot make a P-384 test key"; return 1; }
+	payload p
+	run "$bpfsign" sign --key p384.key --cert p384.crt --digest sha384 p
+	expect_rc 0 "sign P-384" || return 1
+	run "$bpfsign" verify --cert p384.crt --json p.p7s
+	expect_rc 0 "verify P-384" || return 1
+	expect_eq "$(json out signature_algorithm)" ecdsa-with-SHA384 "P-384 sig alg" &&
+	ossl_verify p.p7s p p384.crt
+}
+
+t_digests() {
+	local d
+	payload p
+	for d in sha256 sha384 sha512; do
+		run sign_rsa p --digest $d --out $d.p7s; expect_rc 0 "sign --digest $d" || return 1
+		run "$bpfsign" inspect --json $d.p7s; expect_rc 0 "inspect $d" || return 1
+		expect_eq "$(json out digest)" $d "digest of $d.p7s" || return 1
+		ossl_verify $d.p7s p "$keys/signing.crt" || return 1
+	done
+}
+
+t_key_formats() {
+	payload p
+	openssl pkey -in "$keys/signing.key" -outform DER -out k.der &&
+	openssl rsa -in "$keys/signing.key" -traditional -out k.rsa 2>/dev/null &&
+	openssl pkey -in "$keys/signing.key" -aes256 -passout pass:s3cret -out k.enc &&
+	openssl x509 -in "$keys/signing.crt" -outform DER -out c.der ||
+		{ echo "cannot convert the test key"; return 1; }
+	run sign_rsa p --out pem.p7s; expect_rc 0 "sign PEM" || return 1
+	run "$bpfsign" sign --key k.der --cert c.der --out der.p7s p
+	expect_rc 0 "sign DER key + DER cert" || return 1
+	run "$bpfsign" sign --key k.rsa --cert "$keys/signing.crt" --out rsa.p7s p
+	expect_rc 0 "sign traditional RSA PEM" || return 1
+	run env BPFSIGN_PIN=s3cret "$bpfsign" sign --key k.enc --cert "$keys/signing.crt" --out enc.p7s p
+	expect_rc 0 "sign encrypted PEM, passphrase in BPFSIGN_PIN" || return 1
+	cmp pem.p7s der.p7s && cmp pem.p7s rsa.p7s && cmp pem.p7s enc.p7s ||
+		{ echo "the same key in other encodings signs differently"; return 1; }
+}
+
+t_rsa_reproducible() {
+	payload p
+	run sign_rsa p --out a.p7s; expect_rc 0 "first sign" || return 1
+	run sign_rsa p --out b.p7s; expect_rc 0 "second sign" || return 1
+	cmp a.p7s b.p7s || { echo "two RSA signatures of the same bytes differ"; return 1; }
+}
+
+t_multi_payload() {
+	local f
+	payload a; payload b; payload c
+	run sign_rsa a b c; expect_rc 0 "sign a b c" || return 1
+	for f in a b c; do
+		run "$bpfsign" verify --cert "$keys/signing.crt" $f.p7s
+		expect_rc 0 "verify $f.p7s" || return 1
+	done
+	expect_eq "$(ls | tr '\n' ' ')" "a a.p7s b b.p7s c c.p7s err out " \
+		"files after signing (no temporaries left)"
+}
+
+t_empty_payload() {
+	: > e
+	run sign_rsa e; expect_rc 0 "sign an empty payload" || return 1
+	run "$bpfsign" verify --cert "$keys/signing.crt" e.p7s
+	expect_rc 0 "verify an empty payload"
+}
+
+# --- interop ----------------------------------------------------------------
+
+t_openssl_verifies_bpfsign() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	ossl_verify p.p7s p "$keys/signing.crt"
+}
+
+t_bpfsign_equals_openssl_keyid() {
+	payload p
+	openssl cms -sign -binary -noattr -nocerts -md sha256 -outform DER -keyid \
+		-signer "$keys/signing.crt" -inkey "$keys/signing.key" \
+		-in p -out o.p7s || { echo "openssl cms -sign failed"; return 1; }
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p o.p7s
+	expect_rc 0 "bpfsign verifies openssl cms -sign -keyid" || return 1
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	cmp p.p7s o.p7s || { echo "bpfsign and openssl cms -keyid output differ"; return 1; }
+}
+
+t_bpfsign_verifies_openssl_issuer_serial() {
+	payload p
+	openssl cms -sign -binary -noattr -nocerts -md sha256 -outform DER \
+		-signer "$keys/signing.crt" -inkey "$keys/signing.key" \
+		-in p -out p.p7s || { echo "openssl cms -sign failed"; return 1; }
+	run "$bpfsign" verify --ca "$keys/kernel-trusted.pem" --json p.p7s
+	expect_rc 0 "verify issuer+serial form" || return 1
+	expect_eq "$(json out signer_id)" issuer-and-serial "signer_id"
+}
+
+t_sign_file_interop() {
+	local src=$build/linux/scripts/sign-file.c
+	[ -f "$src" ] || { echo "$src missing: run 'make kernel' first (BPFSIGN_BUILD=$build)"; return 1; }
+	cc -O2 -I"$(dirname "$src")" -o sign-file "$src" -lcrypto 2> cc.err ||
+		{ echo "cannot compile $src:"; cat cc.err; return 1; }
+	payload m
+	./sign-file -d sha256 "$keys/signing.key" "$keys/signing.crt" m ||
+		{ echo "sign-file -d failed"; return 1; }
+	run "$bpfsign" verify --cert "$keys/signing.crt" m.p7s
+	expect_rc 0 "bpfsign verifies sign-file -d (issuer+serial)" || return 1
+	./sign-file -dk sha256 "$keys/signing.key" "$keys/signing.crt" m ||
+		{ echo "sign-file -dk failed"; return 1; }
+	run "$bpfsign" verify --ca "$keys/kernel-trusted.pem" m.p7s
+	expect_rc 0 "bpfsign verifies sign-file -dk" || return 1
+	run sign_rsa m --out b.p7s; expect_rc 0 "sign" || return 1
+	cmp b.p7s m.p7s || { echo "bpfsign and sign-file -dk output differ"; return 1; }
+}
+
+t_verify_signed_attrs_form() {
+	payload p
+	openssl cms -sign -binary -md sha256 -outform DER -signer "$keys/signing.crt" \
+		-inkey "$keys/signing.key" -in p -out p.p7s || { echo "openssl cms -sign failed"; return 1; }
+	run "$bpfsign" verify --cert "$keys/signing.crt" --json p.p7s
+	expect_rc 0 "verify a signature with signed attributes" || return 1
+	expect_eq "$(json out kernel_ok)" False "kernel_ok of a signed-attribute form" || return 1
+	echo x >> p
+	# the messageDigest attribute check: the signature over the attributes still holds
+	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
+	expect_rc 1 "tampered payload, signed attributes" && expect_err "digest mismatch"
+}
+
+# --- refusals when signing: exit 1, a message naming the file, no output ----
+
+t_refuse_sha1() {
+	payload p
+	# the digest allow-list (sha256/384/512) is checked before any key is read
+	run sign_rsa p --digest sha1
+	expect_rc 1 "sign --digest sha1" && expect_err "digest 'sha1' refused" &&
+	expect_no_output p.p7s
+}
+
+t_refuse_rsa1024() {
+	mkcert small "-algorithm RSA -pkeyopt rsa_keygen_bits:1024" "$leaf_ext" ||
+		{ echo "cannot make an RSA-1024 test key"; return 1; }
+	payload p
+	# the key-size check: the cert matches and has digitalSignature
+	run "$bpfsign" sign --key small.key --cert small.crt p
+	expect_rc 1 "sign with RSA-1024" &&
+	expect_err "small.key: RSA key of 1024 bits refused" && expect_no_output p.p7s
+}
+
+t_refuse_mismatch() {
+	payload p
+	# the key/cert match: team.crt is a valid RSA-2048 signing cert, just not signing.key's
+	run "$bpfsign" sign --key "$keys/signing.key" --cert "$keys/team.crt" p
+	expect_rc 1 "sign with a mismatched cert" &&
+	expect_err "signing.key: key does not match certificate" && expect_no_output p.p7s
+}
+
+t_refuse_no_digital_signature() {
+	mkcert nods "$rsa2048" 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,keyEncipherment\nsubjectKeyIdentifier=hash' ||
+		{ echo "cannot make a keyEncipherment-only cert"; return 1; }
+	payload p
+	# the keyUsage check: key and cert match, RSA-2048, SKI present
+	run "$bpfsign" sign --key nods.key --cert nods.crt p
+	expect_rc 1 "sign with a cert without digitalSignature" &&
+	expect_err "nods.crt: certificate refused: its keyUsage lacks digitalSignature" &&
+	expect_no_output p.p7s
+}
+
+t_refuse_no_ski() {
+	mkcert noski "$rsa2048" 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nsubjectKeyIdentifier=none' ||
+		{ echo "cannot make a cert without SKI"; return 1; }
+	payload p
+	# the SKI check: without it the kernel cannot find the signer
+	run "$bpfsign" sign --key noski.key --cert noski.crt p
+	expect_rc 1 "sign with a cert without SKI" &&
+	expect_err "noski.crt: certificate refused: no subjectKeyIdentifier" &&
+	expect_no_output p.p7s
+}
+
+t_refuse_unreadable() {
+	payload p
+	mkdir d
+	echo "not a key" > junk
+	# open() of a missing key file
+	run "$bpfsign" sign --key missing.key --cert "$keys/signing.crt" p
+	expect_rc 1 "missing key" && expect_err "missing.key: No such file or directory" &&
+	expect_no_output p.p7s || return 1
+	# read of a directory given as the cert
+	run "$bpfsign" sign --key "$keys/signing.key" --cert d p
+	expect_rc 1 "directory as cert" && expect_err "d: Is a directory" &&
+	expect_no_output p.p7s || return 1
+	# the key decoder: the file reads fine but holds no key
+	run "$bpfsign" sign --key junk --cert "$keys/signing.crt" p
+	expect_rc 1 "junk key" && expect_err "junk: not a PEM or DER private key" &&
+	expect_no_output p.p7s || return 1
+	# the cert parser: a key file is not a certificate
+	run "$bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.key" p
+	expect_rc 1 "key as cert" && expect_err "signing.key: not a PEM or DER certificate" &&
+	expect_no_output p.p7s || return 1
+	# reading a payload: the signer loaded fine
+	run sign_rsa nopayload
+	expect_rc 1 "missing payload" && expect_err "nopayload: No such file or directory" &&
+	expect_no_output nopayload.p7s
+}
+
+t_refuse_all_or_nothing() {
+	payload a; payload b
+	# one unreadable payload among readable ones: nothing is written at all
+	run sign_rsa a missing b
+	expect_rc 1 "sign a missing b" && expect_err "missing: No such file" &&
+	expect_no_output a.p7s && expect_no_output b.p7s
+}
+
+t_refuse_bad_out_dir() {
+	payload p
+	# creating the temporary output file: the signing itself succeeded
+	run sign_rsa p --out nodir/p.p7s
+	expect_rc 1 "--out in a missing directory" &&
+	expect_err "nodir/p.p7s: No such file or directory" && expect_no_output nodir/p.p7s
+}
+
+t_usage_errors() {
+	payload p; payload q
+	# the option table: --out with several payloads is a usage error
+	run sign_rsa p q --out x.p7s
+	expect_rc 2 "--out with two payloads" && expect_err "Usage: bpfsign sign" &&
+	expect_no_output x.p7s || return 1
+	# the { --cert | --ca } group: exactly one
+	run "$bpfsign" verify --cert "$keys/signing.crt" --ca "$keys/ca.crt" x.p7s
+	expect_rc 2 "verify with --cert and --ca" && expect_err "exactly one" || return 1
+	# the required --key of the table
+	run "$bpfsign" sign --cert "$keys/signing.crt" p
+	expect_rc 2 "sign without --key" && expect_err "--key is required" || return 1
+	# unknown options are refused, not ignored
+	run "$bpfsign" inspect --bogus x
+	expect_rc 2 "inspect --bogus" && expect_err "bad option '--bogus'"
+}
+
+# --- refusals when verifying: one exit code per failure class ----------------
+
+t_verify_tampered_payload() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	echo x >> p
+	# the signature check itself: parse, signer lookup and key type all pass
+	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
+	expect_rc 1 "tampered payload" && expect_err "digest mismatch"
+}
+
+t_verify_tampered_sig() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	flip_last_byte p.p7s t.p7s
+	# the last byte is inside the signature value: the DER still parses
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p t.p7s
+	expect_rc 1 "tampered signature value" && expect_err "digest mismatch"
+}
+
+t_verify_wrong_cert() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	# the signer lookup by SKI: team.crt is a fine RSA cert, just not the signer
+	run "$bpfsign" verify --cert "$keys/team.crt" p.p7s
+	expect_rc 3 "wrong cert" && expect_err "unknown signer" || return 1
+	"$bpfsign" sign --key "$keys/untrusted.key" --cert "$keys/untrusted.crt" p 2>/dev/null
+	# the keyring lookup: untrusted.crt is not in kernel-trusted.pem
+	run "$bpfsign" verify --ca "$keys/kernel-trusted.pem" p.p7s
+	expect_rc 3 "untrusted signer against the keyring" && expect_err "unknown signer"
+}
+
+t_verify_wrong_key_type() {
+	local id
+	id=$(openssl x509 -in "$keys/signing-ec.crt" -noout -ext subjectKeyIdentifier | sed -n 2p | tr -d ' ')
+	mkcert fake "$rsa2048" "keyUsage=critical,digitalSignature\nsubjectKeyIdentifier=$id" ||
+		{ echo "cannot make an RSA cert with the EC cert's SKI"; return 1; }
+	payload p
+	"$bpfsign" sign --key "$keys/signing-ec.key" --cert "$keys/signing-ec.crt" p
+	# the key-type check: the SKI matches, so the signer lookup passes
+	run "$bpfsign" verify --cert fake.crt p.p7s
+	expect_rc 4 "ECDSA signature, RSA cert with the same SKI" && expect_err "wrong key type"
+}
+
+t_verify_sha1_refused() {
+	payload p
+	openssl cms -sign -binary -noattr -nocerts -md sha1 -outform DER -keyid \
+		-signer "$keys/signing.crt" -inkey "$keys/signing.key" -in p -out p.p7s 2>/dev/null ||
+		{ echo "openssl cms -sign -md sha1 failed"; return 1; }
+	# the digest allow-list on verify: the signer and key type are right
+	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
+	expect_rc 4 "SHA-1 signature" && expect_err "digest sha1 refused"
+}
+
+t_verify_malformed() {
+	payload p
+	head -c 400 /dev/urandom > r.p7s
+	# the DER parser: random bytes
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p r.p7s
+	expect_rc 5 "random bytes" && expect_err "not a DER CMS message" || return 1
+	printf '\060\003\002\001\001' > s.p7s
+	# the DER parser: a well-formed SEQUENCE that is no ContentInfo
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p s.p7s
+	expect_rc 5 "a DER INTEGER in a SEQUENCE" && expect_err "not a DER CMS message"
+}
+
+t_verify_truncated() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	head -c -10 p.p7s > t.p7s
+	# the DER parser: the outer length runs past the end
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p t.p7s
+	expect_rc 5 "truncated signature" && expect_err "malformed or truncated" || return 1
+	{ cat p.p7s; printf 'X'; } > g.p7s
+	# the trailing-bytes check: the CMS itself parses
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p g.p7s
+	expect_rc 5 "trailing garbage" && expect_err "trailing garbage"
+}
+
+t_verify_unreadable() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	# reading the signature file
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p missing.p7s
+	expect_rc 6 "missing signature" && expect_err "missing.p7s: No such file" || return 1
+	# the certificate parser in verify
+	run "$bpfsign" verify --cert "$keys/signing.key" p.p7s
+	expect_rc 6 "key given as cert" && expect_err "not a PEM or DER certificate"
+}
+
+t_verify_json_failure() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	echo x >> p
+	# the same digest mismatch as above, reported through --json
+	run "$bpfsign" verify --cert "$keys/signing.crt" --json p.p7s
+	expect_rc 1 "--json tampered" || return 1
+	expect_eq "$(json out verified)" False "verified" &&
+	expect_eq "$(json out error)" EKEYREJECTED "error" &&
+	case $(json out reason) in *"digest mismatch"*) ;; *) echo "reason: $(json out reason)"; false ;; esac
+}
+
+# --- inspect ----------------------------------------------------------------
+
+t_inspect_json() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	run "$bpfsign" inspect --json p.p7s; expect_rc 0 "inspect" || return 1
+	expect_eq "$(json out digest)" sha256 digest &&
+	expect_eq "$(json out signature_algorithm)" rsaEncryption signature_algorithm &&
+	expect_eq "$(json out key_type)" RSA key_type &&
+	expect_eq "$(json out signer_id)" subject-key-identifier signer_id &&
+	expect_eq "$(json out key_id)" "$(ski "$keys/signing.crt")" "key_id = SKI of signing.crt" &&
+	expect_eq "$(json out size)" "$(stat -c %s p.p7s)" size &&
+	expect_eq "$(json out signature_size)" 256 signature_size &&
+	expect_eq "$(json out signers)" 1 signers &&
+	expect_eq "$(json out certificates)" 0 certificates &&
+	expect_eq "$(json out signed_attributes)" False signed_attributes &&
+	expect_eq "$(json out detached)" True detached &&
+	expect_eq "$(json out kernel_ok)" True kernel_ok &&
+	expect_eq "$(json out kernel_reason)" "" kernel_reason
+}
+
+t_inspect_human_matches_json() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	"$bpfsign" inspect --json p.p7s > j && "$bpfsign" inspect p.p7s > h ||
+		{ echo "inspect failed"; return 1; }
+	# one code path: the same keys, in the same order
+	expect_eq "$(awk '{print $1}' h | tr '\n' ' ')" \
+		"$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))) + " ")' j)" \
+		"human keys vs JSON keys"
+}
+
+t_inspect_flags_kernel_refusals() {
+	payload p
+	openssl cms -sign -binary -md sha256 -outform DER -signer "$keys/signing.crt" \
+		-inkey "$keys/signing.key" -in p -out attrs.p7s &&
+	openssl cms -sign -binary -noattr -md sha256 -outform DER -signer "$keys/signing.crt" \
+		-inkey "$keys/signing.key" -in p -out certs.p7s ||
+		{ echo "openssl cms -sign failed"; return 1; }
+	# signed attributes alone (openssl default adds certs too: attributes are reported first)
+	run "$bpfsign" inspect --json attrs.p7s
+	expect_rc 1 "inspect of a signed-attribute form" || return 1
+	expect_eq "$(json out kernel_ok)" False kernel_ok &&
+	expect_eq "$(json out signed_attributes)" True signed_attributes &&
+	case $(json out kernel_reason) in *"signed attributes"*) ;; *) echo "reason: $(json out kernel_reason)"; false ;; esac || return 1
+	# embedded certificates alone: -noattr, but no -nocerts
+	run "$bpfsign" inspect --json certs.p7s
+	expect_rc 1 "inspect of a form with certificates" || return 1
+	expect_eq "$(json out certificates)" 1 certificates &&
+	case $(json out kernel_reason) in *"embedded certificates"*) ;; *) echo "reason: $(json out kernel_reason)"; false ;; esac
+}
+
+t_inspect_malformed() {
+	head -c 100 /dev/urandom > r.p7s
+	# the DER parser of inspect
+	run "$bpfsign" inspect r.p7s
+	expect_rc 5 "inspect random bytes" && expect_err "not a DER CMS message"
+}
+
+# --- help, version, man page, install ---------------------------------------
+
+t_help_and_version() {
+	local c
+	run "$bpfsign" --version; expect_rc 0 "--version" || return 1
+	grep -q '^bpfsign [0-9]' out || { echo "--version: $(cat out)"; return 1; }
+	run "$bpfsign" --help; expect_rc 0 "--help" || return 1
+	mv out top
+	for c in sign verify inspect; do
+		grep -q "^Usage: bpfsign $c " top || { echo "top --help lacks $c"; return 1; }
+		run "$bpfsign" $c --help; expect_rc 0 "$c --help" || return 1
+		grep -q "^Usage: bpfsign $c " out && grep -q '^Exit status:' out ||
+			{ echo "$c --help:"; cat out; return 1; }
+	done
+	# no command at all is a usage error
+	run "$bpfsign"; expect_rc 2 "no command"
+}
+
+t_man_page_matches_help() {
+	local c o
+	for c in sign verify inspect; do
+		for o in $("$bpfsign" $c --help | grep -o '^  --[a-z]*' | tr -d ' '); do
+			grep -qF -- "$(printf '%s' "$o" | sed 's/-/\\-/g')" "$top/signer/bpfsign.1" ||
+				{ echo "bpfsign.1 does not document $c $o"; return 1; }
+		done
+	done
+	man -l "$top/signer/bpfsign.1" > /dev/null 2> man.err || { cat man.err; return 1; }
+	[ ! -s man.err ] || { echo "man warnings:"; cat man.err; return 1; }
+}
+
+t_install() {
+	make -s -C "$top/signer" install PREFIX=/usr DESTDIR="$PWD/root" > /dev/null ||
+		{ echo "make install failed"; return 1; }
+	[ -x root/usr/bin/bpfsign ] && [ -f root/usr/share/man/man1/bpfsign.1 ] ||
+		{ echo "installed: $(find root -type f)"; return 1; }
+}
+
+# --- PKCS#11: a key that never leaves a SoftHSM2 token -----------------------
+
+t_softhsm() {
+	local module=/usr/lib/softhsm/libsofthsm2.so uri
+	[ -f "$module" ] || { echo "$module missing: install softhsm2"; return 1; }
+	command -v pkcs11-tool > /dev/null || { echo "pkcs11-tool missing: install opensc"; return 1; }
+	mkdir tokens
+	printf 'directories.tokendir = %s/tokens\nobjectstore.backend = file\nlog.level = ERROR\n' \
+		"$PWD" > softhsm2.conf
+	export SOFTHSM2_CONF=$PWD/softhsm2.conf
+	softhsm2-util --init-token --free --label bpfsign-test --pin 123456 \
+		--so-pin 654321 > /dev/null || { echo "cannot make a token"; return 1; }
+	pkcs11-tool --module "$module" --token-label bpfsign-test --login --pin 123456 \
+		--keypairgen --key-type rsa:2048 --label signer --id 42 --usage-sign > /dev/null ||
+		{ echo "cannot generate a key in the token"; return 1; }
+	pkcs11-tool --module "$module" --token-label bpfsign-test --login --pin 123456 -O > objects 2>&1
+	grep -q 'never extractable' objects ||
+		{ echo "the token key is extractable:"; cat objects; return 1; }
+	uri='pkcs11:token=bpfsign-test;object=signer;type=private'
+	openssl req -new -engine pkcs11 -keyform engine -key "$uri" -passin pass:123456 \
+		-subj "/O=bpfsign TEST ONLY/CN=hsm" -out hsm.csr > /dev/null 2>&1 &&
+	printf '%b\n' "$leaf_ext" > hsm.ext &&
+	openssl x509 -req -in hsm.csr -CA "$keys/ca.crt" -CAkey "$keys/ca.key" \
+		-set_serial 0x42 -days 30 -sha256 -extfile hsm.ext -out hsm.crt 2>/dev/null ||
+		{ echo "cannot certify the token key"; return 1; }
+	payload p
+	run env BPFSIGN_PIN=123456 "$bpfsign" sign --key "$uri" --cert hsm.crt p
+	expect_rc 0 "sign with the token key" || return 1
+	ossl_verify p.p7s p hsm.crt || return 1
+	run "$bpfsign" verify --cert hsm.crt p.p7s; expect_rc 0 "bpfsign verify" || return 1
+	rm -f p.p7s
+	# the token login: the key exists, the PIN is wrong
+	run env BPFSIGN_PIN=000000 "$bpfsign" sign --key "$uri" --cert hsm.crt p
+	expect_rc 1 "wrong PIN" && expect_err "cannot load the private key from the token" &&
+	expect_no_output p.p7s || return 1
+	# the PIN comes from the environment only
+	run env -u BPFSIGN_PIN -u KBUILD_SIGN_PIN "$bpfsign" sign --key "$uri" --cert hsm.crt p
+	expect_rc 1 "no PIN" && expect_err "no PIN: set BPFSIGN_PIN" && expect_no_output p.p7s
+}
+
+# --- valgrind ---------------------------------------------------------------
+
+vg() {	# valgrind with leak checks; its own errors exit 99
+	valgrind -q --leak-check=full --error-exitcode=99 "$@"
+}
+
+t_valgrind() {
+	command -v valgrind > /dev/null || { echo "valgrind missing"; return 1; }
+	payload p; payload q
+	run valgrind -q --leak-check=full --error-exitcode=1 "$bpfsign" sign \
+		--key "$keys/signing.key" --cert "$keys/signing.crt" p q
+	expect_rc 0 "valgrind sign (RSA, two payloads)" || return 1
+	run valgrind -q --leak-check=full --error-exitcode=1 "$bpfsign" sign \
+		--key "$keys/signing-ec.key" --cert "$keys/signing-ec.crt" --out e.p7s p
+	expect_rc 0 "valgrind sign (P-256)" || return 1
+	run valgrind -q --leak-check=full --error-exitcode=1 "$bpfsign" verify \
+		--ca "$keys/kernel-trusted.pem" --json p.p7s
+	expect_rc 0 "valgrind verify" || return 1
+	run valgrind -q --leak-check=full --error-exitcode=1 "$bpfsign" inspect q.p7s
+	expect_rc 0 "valgrind inspect" || return 1
+	# failure paths: the tool's own exit code, and no valgrind error (99)
+	echo x >> q
+	run vg "$bpfsign" verify --cert "$keys/signing.crt" q.p7s
+	expect_rc 1 "valgrind verify, tampered payload" || return 1
+	run vg "$bpfsign" verify --cert "$keys/team.crt" p.p7s
+	expect_rc 3 "valgrind verify, unknown signer" || return 1
+	head -c -10 p.p7s > t.p7s
+	run vg "$bpfsign" verify --cert "$keys/signing.crt" --payload p t.p7s
+	expect_rc 5 "valgrind verify, truncated" || return 1
+	run vg "$bpfsign" sign --key "$keys/signing.key" --cert "$keys/team.crt" --out x.p7s p
+	expect_rc 1 "valgrind sign, key/cert mismatch"
+}
+
+# --- run --------------------------------------------------------------------
+
+t build t_build
+if [ ! -x "$bpfsign" ]; then
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+t "libbpfsign API: sign, verify, inspect, errnos (valgrind)" t_api
+t "sign and verify, RSA-2048" t_rsa_sign_verify
+t "sign and verify, P-256" t_p256_sign_verify
+t "sign and verify, P-384 (key made here)" t_p384_sign_verify
+t "digests sha256, sha384, sha512" t_digests
+t "key formats: PEM, DER, traditional, encrypted" t_key_formats
+t "RSA signatures are reproducible" t_rsa_reproducible
+t "several payloads sign to PAYLOAD.p7s" t_multi_payload
+t "empty payload" t_empty_payload
+t "openssl cms -verify accepts bpfsign signatures" t_openssl_verifies_bpfsign
+t "bpfsign verifies, and equals, openssl cms -sign -keyid" t_bpfsign_equals_openssl_keyid
+t "bpfsign verifies openssl cms -sign issuer+serial" t_bpfsign_verifies_openssl_issuer_serial
+t "interop with the kernel's scripts/sign-file -d" t_sign_file_interop
+t "verify a signed-attribute form, report kernel_ok false" t_verify_signed_attrs_form
+t "sign refuses SHA-1" t_refuse_sha1
+t "sign refuses RSA-1024" t_refuse_rsa1024
+t "sign refuses a key/cert mismatch" t_refuse_mismatch
+t "sign refuses a cert without digitalSignature" t_refuse_no_digital_signature
+t "sign refuses a cert without subjectKeyIdentifier" t_refuse_no_ski
+t "sign refuses unreadable or unparsable files" t_refuse_unreadable
+t "sign writes nothing if one payload fails" t_refuse_all_or_nothing
+t "sign leaves nothing when the output cannot be made" t_refuse_bad_out_dir
+t "usage errors exit 2" t_usage_errors
+t "verify: tampered payload exits 1" t_verify_tampered_payload
+t "verify: tampered signature exits 1" t_verify_tampered_sig
+t "verify: wrong cert exits 3" t_verify_wrong_cert
+t "verify: wrong key type exits 4" t_verify_wrong_key_type
+t "verify: SHA-1 signature exits 4" t_verify_sha1_refused
+t "verify: malformed DER exits 5" t_verify_malformed
+t "verify: truncated DER exits 5" t_verify_truncated
+t "verify: unreadable input exits 6" t_verify_unreadable
+t "verify --json reports the failure" t_verify_json_failure
+t "inspect --json fields" t_inspect_json
+t "inspect human and JSON share one path" t_inspect_human_matches_json
+t "inspect flags signed attributes and embedded certs" t_inspect_flags_kernel_refusals
+t "inspect: malformed DER exits 5" t_inspect_malformed
+t "--help on every command, --version" t_help_and_version
+t "man page documents every option" t_man_page_matches_help
+t "make install PREFIX DESTDIR" t_install
+t "SoftHSM2: sign with a key that never leaves the token" t_softhsm
+t "valgrind: sign, verify, inspect without leaks" t_valgrind
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
