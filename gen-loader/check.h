@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Audit a parsed header offline as the kernel would check it at load time:
+ * the exclusive hash is the loader's digest, and the signature verifies over
+ * insns || data with the given certificate.
+ */
+#ifndef GEN_LOADER_CHECK_H
+#define GEN_LOADER_CHECK_H
+
+#include <stdbool.h>
+
+#include "digest.h"
+#include "libbpfsign.h"
+#include "lskel.h"
+#include "out.h"
+
+struct verdict {
+	__u8 digest[DIGEST_SIZE];	/* the loader's digest, as the kernel's */
+	__u8 payload_sha[DIGEST_SIZE];
+	__u8 data_sha[DIGEST_SIZE];
+	size_t payload_sz;
+	bool excl_ok;			/* excl_hash == digest */
+	bool signed_;			/* has a signature */
+	int sig_err;			/* bpfsign_verify() */
+	struct bpfsign_report rep;
+	bool verified;
+	char reason[512];		/* why not verified */
+};
+
+/*
+ * 0 when the header verifies.  -EKEYREJECTED when it does not: v->reason
+ * says which region does not match (and is the recorded error).  Other
+ * negative errnos: the certificate cannot be read, out of memory.
+ */
+int check_header(const char *path, const struct lskel *h, const char *cert,
+		 const char *ca, struct verdict *v);
+/* The report of check_header(), as key: value lines or JSON. */
+void check_report(struct out *o, const char *path, const struct lskel *h,
+		  const struct verdict *v);
+
+#endif /* GEN_LOADER_CHECK_H */

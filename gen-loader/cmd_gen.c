@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/* gen-loader OBJ.bpf.o -o NAME.lskel.h: the signed light skeleton. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "digest.h"
+#include "emit.h"
+#include "err.h"
+#include "file.h"
+#include "libbpfsign.h"
+#include "loader.h"
+
+enum { O_OUT, O_NAME, O_KEY, O_CERT, O_KEYRING, O_DIGEST, O_BTF, O_PAYLOAD, O_VERBOSE };
+
+static const struct opt gen_opts[] = {
+	[O_OUT] = { "out", 'o', "HEADER", "the light skeleton header to write", true },
+	[O_NAME] = { "name", 0, "NAME", "skeleton name: struct NAME, NAME__load() (default: the file name)" },
+	[O_KEY] = { "key", 0, "KEY", "signing key: PEM or DER file, or pkcs11: URI (PIN in BPFSIGN_PIN)" },
+	[O_CERT] = { "cert", 0, "CERT", "the key's X.509 certificate, PEM or DER" },
+	[O_KEYRING] = { "keyring-id", 0, "N", "default keyring of NAME__load(): 0 builtin (default), 1 +secondary, 2 platform, or a key serial" },
+	[O_DIGEST] = { "digest", 0, "sha256|sha384|sha512", "digest of the signature (default sha256)" },
+	[O_BTF] = { "btf", 0, "VMLINUX", "the target kernel's vmlinux, for BTF (nothing is read from this machine's kernel)" },
+	[O_PAYLOAD] = { "payload-out", 0, "FILE", "write the bytes to sign (insns || data) and an unsigned header, instead of --key/--cert" },
+	[O_VERBOSE] = { "verbose", 'v', NULL, "print libbpf's debug messages" },
+};
+
+static int parse_keyring(const char *s, int *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || !*s || *end || v < INT_MIN || v > INT_MAX)
+		return gl_err(-EINVAL, "--keyring-id '%s': not a 32-bit number", s);
+	*out = (int)v;
+	return 0;
+}
+
+static int sign_payload(const struct parsed *p, const void *payload, size_t len,
+			unsigned char **sig, size_t *sig_len)
+{
+	BPFSIGN_OPTS(bpfsign_sign_opts, sopts, .digest = p->val[O_DIGEST]);
+	struct bpfsign_signer *s;
+	int err;
+
+	err = bpfsign_signer_load(p->val[O_KEY], p->val[O_CERT], &sopts, &s);
+	if (err)
+		return gl_err(err, "%s", bpfsign_last_error());
+	err = bpfsign_sign(s, payload, len, sig, sig_len);
+	bpfsign_signer_free(s);
+	if (err)
+		return gl_err(err, "%s", bpfsign_last_error());
+	/* never write a header the certificate does not verify */
+	err = bpfsign_verify(payload, len, *sig, *sig_len, p->val[O_CERT], NULL, NULL);
+	if (err) {
+		free(*sig);
+		*sig = NULL;
+		return gl_err(err, "%s: the new signature does not verify: %s",
+			      p->val[O_CERT], bpfsign_last_error());
+	}
+	return 0;
+}
+
+static int run_gen(const struct cmd *cmd, const struct parsed *p)
+{
+	struct emit_opts eo = { 0 };
+	unsigned char *payload = NULL, *sig = NULL;
+	const char *obj = p->args[0];
+	size_t len = 0, sig_len = 0, hdr_len;
+	struct loader l;
+	char *hdr = NULL;
+	int err;
+
+	if (p->val[O_PAYLOAD] && (p->val[O_KEY] || p->val[O_CERT] || p->val[O_DIGEST]))
+		return usage_error(cmd, "--payload-out makes an unsigned header: no --key, --cert or --digest");
+	if (!p->val[O_PAYLOAD] && (!p->val[O_KEY] || !p->val[O_CERT]))
+		return usage_error(cmd, "--key and --cert are required (or --payload-out)");
+	if (p->val[O_KEYRING]) {
+		err = parse_keyring(p->val[O_KEYRING], &eo.keyring_id);
+		if (err)
+			return err;
+	}
+	gl_libbpf_print_init(p->val[O_VERBOSE] != NULL);
+
+	err = loader_gen(obj, p->val[O_NAME], p->val[O_BTF], &l);
+	if (err)
+		return err;
+	err = prog_digest(l.insns, l.insns_sz, eo.excl_hash);
+	if (err)
+		goto out;
+	len = l.insns_sz + l.data_sz;
+	payload = malloc(len);
+	if (!payload) {
+		err = gl_err(-ENOMEM, "%s: %s", obj, strerror(ENOMEM));
+		goto out;
+	}
+	memcpy(payload, l.insns, l.insns_sz);
+	memcpy(payload + l.insns_sz, l.data, l.data_sz);
+
+	if (!p->val[O_PAYLOAD]) {
+		err = sign_payload(p, payload, len, &sig, &sig_len);
+		if (err)
+			goto out;
+		eo.sig = sig;
+		eo.sig_sz = sig_len;
+	}
+	err = emit_header(&l, &eo, &hdr, &hdr_len);
+	if (err) {
+		gl_err(err, "%s: %s", obj, gl_last_error());
+		goto out;
+	}
+	if (p->val[O_PAYLOAD]) {
+		err = write_file(p->val[O_PAYLOAD], payload, len);
+		if (err)
+			goto out;
+	}
+	err = write_file(p->val[O_OUT], hdr, hdr_len);
+out:
+	free(hdr);
+	free(sig);
+	free(payload);
+	loader_free(&l);
+	return err;
+}
+
+const struct cmd cmd_gen = {
+	.name = NULL,
+	.run = run_gen,
+	.summary = "Generate the loader of a BPF object with the patched libbpf (no bpf() syscall),\n"
+		   "sign insns || metadata and write a light skeleton header that loads it\n"
+		   "signed: NAME__open_and_load(), NAME__load_keyring(), NAME__attach() ...",
+	.opts = gen_opts,
+	.nr_opts = ARRAY_SIZE(gen_opts),
+	.args = "OBJ.bpf.o",
+	.exits = "  0  the header was written\n"
+		 "  1  refused or failed, as the message says: nothing written\n"
+		 "  2  usage error\n",
+};

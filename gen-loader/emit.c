@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Write a signed light skeleton.  The C follows bpftool's gen_trace() (the
+ * `gen skeleton -L` header) and its later signed mode; what differs:
+ *   - the loader, its metadata, the exclusive hash and the signature are
+ *     file-scope arrays between marker lines, so that they can be found and
+ *     re-hashed without a C compiler (lskel.c);
+ *   - the initial values of global data are read from the signed metadata
+ *     (the loader's copy of them), not from a second, unsigned copy;
+ *   - mmap sizes are computed at run time from the page size, so the header
+ *     does not depend on the machine that made it;
+ *   - the keyring is a field of the skeleton, NAME__load_keyring() sets it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <linux/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "emit.h"
+#include "err.h"
+
+#define HEX_PER_LINE 16
+
+struct emitter {
+	FILE *f;
+	const struct loader *l;
+	const char *name;
+	char guard[NAME_MAX_LEN + 16];
+};
+
+void emit_block(FILE *f, const char *region, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	fprintf(f, "/* @bpfsign begin %s %zu */\n", region, len);
+	for (i = 0; i < len; i++) {
+		if (i % HEX_PER_LINE == 0)
+			fputs("\t\"", f);
+		fprintf(f, "\\x%02x", p[i]);
+		if (i % HEX_PER_LINE == HEX_PER_LINE - 1 || i == len - 1)
+			fputs("\"\n", f);
+	}
+	fprintf(f, "/* @bpfsign end %s */\n", region);
+}
+
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9')))
+			*s = '_';
+}
+
+/* The identifier of a map in the skeleton: "rodata" for "name.rodata". */
+static bool map_ident(const struct bpf_map *map, char *buf, size_t sz)
+{
+	static const char *const sfxs[] = { ".data", ".rodata", ".bss", ".kconfig" };
+	const char *name = bpf_map__name(map), *p;
+	size_t i;
+
+	if (!bpf_map__is_internal(map)) {
+		snprintf(buf, sz, "%s", name);
+		return true;
+	}
+	for (i = 0; i < ARRAY_SIZE(sfxs); i++) {
+		p = strstr(name, sfxs[i]);
+		if (p) {
+			snprintf(buf, sz, "%s", p + 1);
+			sanitize(buf);
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool is_mmapable(const struct bpf_map *map, char *buf, size_t sz)
+{
+	if (!bpf_map__is_internal(map) || !(bpf_map__map_flags(map) & BPF_F_MMAPABLE))
+		return false;
+	return map_ident(map, buf, sz);
+}
+
+static const struct btf_type *find_datasec(const struct btf *btf, const char *ident)
+{
+	int i, n = btf__type_cnt(btf);
+	char s[256];
+
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+
+		if (!btf_is_datasec(t))
+			continue;
+		snprintf(s, sizeof(s), "%s", btf__name_by_offset(btf, t->name_off));
+		if (s[0] != '.')
+			continue;
+		sanitize(s + 1);
+		if (!strcmp(s + 1, ident))
+			return t;
+	}
+	return NULL;
+}
+
+static void btf_dump_printf(void *ctx, const char *fmt, va_list args)
+{
+	vfprintf(ctx, fmt, args);
+}
+
+/* struct NAME__rodata { ... } *rodata;  as bpftool's codegen_datasec_def() */
+static int emit_datasec(struct emitter *e, struct btf_dump *d, const struct btf *btf,
+			const struct btf_type *sec, const char *ident)
+{
+	const struct btf_var_secinfo *vs = btf_var_secinfos(sec);
+	int i, off = 0, pad = 0, vlen = btf_vlen(sec), err;
+	const char *sec_name = btf__name_by_offset(btf, sec->name_off);
+	char var_ident[256];
+
+	fprintf(e->f, "\tstruct %s__%s {\n", e->name, ident);
+	for (i = 0; i < vlen; i++, vs++) {
+		const struct btf_type *var = btf__type_by_id(btf, vs->type);
+		const char *var_name = btf__name_by_offset(btf, var->name_off);
+		LIBBPF_OPTS(btf_dump_emit_type_decl_opts, opts,
+			.field_name = var_ident,
+			.indent_level = 2,
+			.strip_mods = strcmp(sec_name, ".kconfig") != 0,
+		);
+		int need_off = (int)vs->offset, align_off, align;
+
+		if (btf_var(var)->linkage == BTF_VAR_STATIC)
+			continue;
+		if (off > need_off)
+			return gl_err(-EINVAL, "%s: variable '%s' overlaps the one before it",
+				      sec_name, var_name);
+		align = btf__align_of(btf, var->type);
+		if (align <= 0)
+			return gl_err(-EINVAL, "%s: cannot align variable '%s'", sec_name, var_name);
+		/* as bpftool: assume a 32-bit host, pad explicitly */
+		if (align > 4)
+			align = 4;
+		align_off = (off + align - 1) / align * align;
+		if (align_off != need_off)
+			fprintf(e->f, "\t\tchar __pad%d[%d];\n", pad++, need_off - off);
+		snprintf(var_ident, sizeof(var_ident), "%s", var_name);
+		sanitize(var_ident);
+		fputs("\t\t", e->f);
+		err = btf_dump__emit_type_decl(d, var->type, &opts);
+		if (err)
+			return gl_err(err, "%s: cannot declare variable '%s'", sec_name, var_name);
+		fputs(";\n", e->f);
+		off = (int)(vs->offset + vs->size);
+	}
+	fprintf(e->f, "\t} *%s;\n", ident);
+	return 0;
+}
+
+static int emit_struct(struct emitter *e)
+{
+	struct bpf_object *obj = e->l->obj;
+	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_type *sec;
+	struct btf_dump *d = NULL;
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	char ident[256];
+	int n = 0, err = 0;
+
+	fprintf(e->f, "struct %s {\n\tstruct bpf_loader_ctx ctx;\n", e->name);
+	bpf_object__for_each_map(map, obj)
+		n += map_ident(map, ident, sizeof(ident));
+	if (n) {
+		fputs("\tstruct {\n", e->f);
+		bpf_object__for_each_map(map, obj)
+			if (map_ident(map, ident, sizeof(ident)))
+				fprintf(e->f, "\t\tstruct bpf_map_desc %s;\n", ident);
+		fputs("\t} maps;\n", e->f);
+	}
+	fputs("\tstruct {\n", e->f);
+	bpf_object__for_each_program(prog, obj)
+		fprintf(e->f, "\t\tstruct bpf_prog_desc %s;\n", bpf_program__name(prog));
+	fputs("\t} progs;\n\tstruct {\n", e->f);
+	bpf_object__for_each_program(prog, obj)
+		fprintf(e->f, "\t\tint %s_fd;\n", bpf_program__name(prog));
+	fputs("\t} links;\n", e->f);
+
+	if (btf) {
+		d = btf_dump__new(btf, btf_dump_printf, e->f, NULL);
+		if (!d)
+			return gl_err(-errno, "BTF of the object: %s", strerror(errno));
+	}
+	bpf_object__for_each_map(map, obj) {
+		if (!is_mmapable(map, ident, sizeof(ident)))
+			continue;
+		sec = btf ? find_datasec(btf, ident) : NULL;
+		if (!sec) {
+			fprintf(e->f, "\tstruct %s__%s {\n\t} *%s;\n", e->name, ident, ident);
+			continue;
+		}
+		err = emit_datasec(e, d, btf, sec, ident);
+		if (err)
+			break;
+	}
+	btf_dump__free(d);
+	fputs("\t/* not read by the loader (after links): */\n"
+	      "\t__s32 keyring_id;\t/* NAME__load() passes it to BPF_PROG_LOAD */\n"
+	      "\tconst char *errstr;\t/* after a failed NAME__load(): the step */\n"
+	      "};\n", e->f);
+	return err;
+}
+
+static void emit_attach_detach(struct emitter *e)
+{
+	struct bpf_program *prog;
+	const char *tp;
+
+	bpf_object__for_each_program(prog, e->l->obj) {
+		fprintf(e->f, "\nstatic inline int\n%1$s__%2$s__attach(struct %1$s *skel)\n{\n"
+			"\tint prog_fd = skel->progs.%2$s.prog_fd;\n",
+			e->name, bpf_program__name(prog));
+		switch (bpf_program__type(prog)) {
+		case BPF_PROG_TYPE_RAW_TRACEPOINT:
+			tp = strchr(bpf_program__section_name(prog), '/');
+			fprintf(e->f, "\tint fd = skel_raw_tracepoint_open(\"%s\", prog_fd);\n",
+				tp ? tp + 1 : "");
+			break;
+		case BPF_PROG_TYPE_TRACING:
+		case BPF_PROG_TYPE_LSM:
+			if (bpf_program__expected_attach_type(prog) == BPF_TRACE_ITER)
+				fputs("\tint fd = skel_link_create(prog_fd, 0, BPF_TRACE_ITER);\n", e->f);
+			else
+				fputs("\tint fd = skel_raw_tracepoint_open(NULL, prog_fd);\n", e->f);
+			break;
+		default:
+			fputs("\tint fd = ((void)prog_fd, 0); /* auto-attach not supported */\n",
+			      e->f);
+			break;
+		}
+		fprintf(e->f, "\n\tif (fd > 0)\n\t\tskel->links.%s_fd = fd;\n\treturn fd;\n}\n",
+			bpf_program__name(prog));
+	}
+
+	fprintf(e->f, "\nstatic inline int\n%1$s__attach(struct %1$s *skel)\n{\n"
+		"\tint ret = 0;\n\n", e->name);
+	bpf_object__for_each_program(prog, e->l->obj)
+		fprintf(e->f, "\tret = ret < 0 ? ret : %s__%s__attach(skel);\n",
+			e->name, bpf_program__name(prog));
+	fprintf(e->f, "\treturn ret < 0 ? ret : 0;\n}\n\nstatic inline void\n"
+		"%1$s__detach(struct %1$s *skel)\n{\n", e->name);
+	bpf_object__for_each_program(prog, e->l->obj)
+		fprintf(e->f, "\tskel_closenz(skel->links.%s_fd);\n", bpf_program__name(prog));
+	fputs("}\n", e->f);
+}
+
+static void emit_destroy(struct emitter *e)
+{
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	char ident[256];
+
+	fprintf(e->f, "\nstatic void\n%1$s__destroy(struct %1$s *skel)\n{\n"
+		"\tif (!skel)\n\t\treturn;\n\t%1$s__detach(skel);\n", e->name);
+	bpf_object__for_each_program(prog, e->l->obj)
+		fprintf(e->f, "\tskel_closenz(skel->progs.%s.prog_fd);\n", bpf_program__name(prog));
+	bpf_object__for_each_map(map, e->l->obj) {
+		if (!map_ident(map, ident, sizeof(ident)))
+			continue;
+		if (is_mmapable(map, ident, sizeof(ident)))
+			fprintf(e->f, "\tskel_free_map_data(skel->%1$s, skel->maps.%1$s.initial_value,\n"
+				"\t\t\t   %2$s__mmap_sz(%3$u));\n",
+				ident, e->name, bpf_map__value_size(map));
+		fprintf(e->f, "\tskel_closenz(skel->maps.%s.map_fd);\n", ident);
+	}
+	fputs("\tskel_free(skel);\n}\n", e->f);
+}
+
+/* Where the loader's metadata holds the initial value of an mmapable map. */
+static int init_value_off(struct emitter *e, const struct bpf_map *map, size_t *off)
+{
+	const void *val, *p;
+	size_t sz = 0;
+
+	val = bpf_map__initial_value((struct bpf_map *)map, &sz);
+	if (!val || sz != bpf_map__value_size(map))
+		return gl_err(-EINVAL, "map '%s': no initial value", bpf_map__name(map));
+	p = memmem(e->l->data, e->l->data_sz, val, sz);
+	if (!p)
+		return gl_err(-EINVAL, "map '%s': its initial value is not in the loader's metadata",
+			      bpf_map__name(map));
+	*off = (size_t)((const char *)p - (const char *)e->l->data);
+	return 0;
+}
+
+static int emit_open(struct emitter *e)
+{
+	struct bpf_map *map;
+	char ident[256];
+	size_t off = 0;
+	int err;
+
+	fprintf(e->f, "\nstatic inline struct %1$s *\n%1$s__open(void)\n{\n"
+		"\tstruct %1$s *skel;\n\n"
+		"\tskel = (struct %1$s *)skel_alloc(sizeof(*skel));\n"
+		"\tif (!skel)\n\t\tgoto cleanup;\n"
+		"\tskel->ctx.sz = (char *)&skel->links - (char *)skel;\n"
+		"\tskel->keyring_id = %1$s__DEFAULT_KEYRING_ID;\n", e->name);
+	bpf_object__for_each_map(map, e->l->obj) {
+		if (!is_mmapable(map, ident, sizeof(ident)))
+			continue;
+		err = init_value_off(e, map, &off);
+		if (err)
+			return err;
+		fprintf(e->f, "\t/* the initial value of .%1$s is in the signed metadata */\n"
+			"\tskel->%1$s = (__typeof__(skel->%1$s))\n"
+			"\t\tskel_prep_map_data(%2$s__lskel_data + %3$zu, %2$s__mmap_sz(%4$u), %4$u);\n"
+			"\tif (!skel->%1$s)\n\t\tgoto cleanup;\n"
+			"\tskel->maps.%1$s.initial_value = (__u64)(long)skel->%1$s;\n",
+			ident, e->name, off, bpf_map__value_size(map));
+	}
+	fprintf(e->f, "\treturn skel;\ncleanup:\n\t%s__destroy(skel);\n\treturn NULL;\n}\n",
+		e->name);
+	return 0;
+}
+
+static void emit_load(struct emitter *e)
+{
+	struct bpf_map *map;
+	char ident[256];
+
+	fprintf(e->f, "\nstatic inline int\n%1$s__load(struct %1$s *skel)\n{\n"
+		"\tstruct bpf_load_and_run_opts opts = {};\n"
+		"\tint err;\n\n"
+		"\topts.ctx = (struct bpf_loader_ctx *)skel;\n"
+		"\topts.data_sz = sizeof(%1$s__lskel_data) - 1;\n"
+		"\topts.data = (void *)%1$s__lskel_data;\n"
+		"\topts.insns_sz = sizeof(%1$s__lskel_insns) - 1;\n"
+		"\topts.insns = (void *)%1$s__lskel_insns;\n"
+		"\topts.excl_prog_hash = (void *)%1$s__lskel_excl_hash;\n"
+		"\topts.excl_prog_hash_sz = sizeof(%1$s__lskel_excl_hash) - 1;\n"
+		"\tif (sizeof(%1$s__lskel_signature) > 1) {\n"
+		"\t\topts.signature = (void *)%1$s__lskel_signature;\n"
+		"\t\topts.signature_sz = sizeof(%1$s__lskel_signature) - 1;\n"
+		"\t\topts.keyring_id = skel->keyring_id;\n"
+		"\t}\n\n"
+		"\terr = bpf_load_and_run(&opts);\n"
+		"\tskel->errstr = opts.errstr;\n"
+		"\tif (err < 0)\n\t\treturn err;\n", e->name);
+	bpf_object__for_each_map(map, e->l->obj) {
+		if (!is_mmapable(map, ident, sizeof(ident)))
+			continue;
+		fprintf(e->f, "\tskel->%1$s = (__typeof__(skel->%1$s))\n"
+			"\t\tskel_finalize_map_data(&skel->maps.%1$s.initial_value,\n"
+			"\t\t\t\t       %2$s__mmap_sz(%3$u), %4$s,\n"
+			"\t\t\t\t       skel->maps.%1$s.map_fd);\n"
+			"\tif (!skel->%1$s)\n\t\treturn -ENOMEM;\n",
+			ident, e->name, bpf_map__value_size(map),
+			bpf_map__map_flags(map) & BPF_F_RDONLY_PROG ?
+			"PROT_READ" : "PROT_READ | PROT_WRITE");
+	}
+	fprintf(e->f, "\treturn 0;\n}\n"
+		"\n/* Load with the keys of keyring_id (0 builtin, 1 +secondary, 2 platform,\n"
+		" * else a key or keyring serial such as KEY_SPEC_SESSION_KEYRING).\n */\n"
+		"static inline int\n%1$s__load_keyring(struct %1$s *skel, __s32 keyring_id)\n{\n"
+		"\tskel->keyring_id = keyring_id;\n\treturn %1$s__load(skel);\n}\n"
+		"\nstatic inline struct %1$s *\n%1$s__open_and_load(void)\n{\n"
+		"\tstruct %1$s *skel;\n\n"
+		"\tskel = %1$s__open();\n\tif (!skel)\n\t\treturn NULL;\n"
+		"\tif (%1$s__load(skel)) {\n\t\t%1$s__destroy(skel);\n\t\treturn NULL;\n\t}\n"
+		"\treturn skel;\n}\n", e->name);
+}
+
+/* Type size asserts of the global variables, as bpftool's codegen_asserts(). */
+static void emit_asserts(struct emitter *e)
+{
+	struct btf *btf = bpf_object__btf(e->l->obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *sec;
+	char ident[256], var_ident[256];
+	struct bpf_map *map;
+	int i;
+
+	if (!btf)
+		return;
+	fprintf(e->f, "\n__attribute__((unused)) static void\n"
+		"%1$s__assert(struct %1$s *s __attribute__((unused)))\n{\n"
+		"#ifdef __cplusplus\n#define _Static_assert static_assert\n#endif\n", e->name);
+	bpf_object__for_each_map(map, e->l->obj) {
+		if (!is_mmapable(map, ident, sizeof(ident)))
+			continue;
+		sec = find_datasec(btf, ident);
+		if (!sec)
+			continue;
+		vs = btf_var_secinfos(sec);
+		for (i = 0; i < btf_vlen(sec); i++, vs++) {
+			const struct btf_type *var = btf__type_by_id(btf, vs->type);
+			const char *var_name = btf__name_by_offset(btf, var->name_off);
+			long sz;
+
+			if (btf_var(var)->linkage == BTF_VAR_STATIC)
+				continue;
+			sz = btf__resolve_size(btf, var->type);
+			if (sz < 0)
+				continue;
+			snprintf(var_ident, sizeof(var_ident), "%s", var_name);
+			sanitize(var_ident);
+			fprintf(e->f, "\t_Static_assert(sizeof(s->%s->%s) == %ld, \"unexpected size of '%s'\");\n",
+				ident, var_ident, sz, var_ident);
+		}
+	}
+	fputs("#ifdef __cplusplus\n#undef _Static_assert\n#endif\n}\n", e->f);
+}
+
+/* Refuse what this header cannot represent, before writing anything. */
+static int check_supported(struct emitter *e)
+{
+	struct bpf_map *map;
+	char ident[256];
+
+	bpf_object__for_each_map(map, e->l->obj) {
+		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS)
+			return gl_err(-EOPNOTSUPP, "map '%s': struct_ops maps are not supported by the light skeleton",
+				      bpf_map__name(map));
+		if (bpf_map__type(map) == BPF_MAP_TYPE_ARENA)
+			return gl_err(-EOPNOTSUPP, "map '%s': arena maps are not supported by the light skeleton",
+				      bpf_map__name(map));
+		if (!map_ident(map, ident, sizeof(ident)))
+			return gl_err(-EOPNOTSUPP, "map '%s': an internal map of an unknown section",
+				      bpf_map__name(map));
+	}
+	return 0;
+}
+
+static void emit_prologue(struct emitter *e, const struct emit_opts *o)
+{
+	char *p;
+
+	snprintf(e->guard, sizeof(e->guard), "__%s_LSKEL_H__", e->name);
+	for (p = e->guard; *p; p++)
+		if (*p >= 'a' && *p <= 'z')
+			*p -= 'a' - 'A';
+	fprintf(e->f, "/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */\n"
+		"/* THIS FILE IS AUTOGENERATED BY gen-loader: a signed light skeleton. */\n"
+		"#ifndef %1$s\n#define %1$s\n\n"
+		"#include <errno.h>\n#include <unistd.h>\n#include <bpf/skel_internal.h>\n\n"
+		"/*\n"
+		" * The kernel verifies the signature over insns || data, the bytes of the\n"
+		" * two arrays below between their @bpfsign markers, before it runs the\n"
+		" * loader; data is the value of a frozen map exclusive to the loader\n"
+		" * (excl_hash = SHA-256 of insns).  Audit this header offline with\n"
+		" * `gen-loader verify --cert CERT HEADER`.\n"
+		" */\n"
+		"/* @bpfsign format 1 */\n"
+		"/* @bpfsign name %2$s */\n"
+		"/* @bpfsign keyring-id %3$d */\n"
+		"#define %2$s__DEFAULT_KEYRING_ID (%3$d)\n\n",
+		e->guard, e->name, o->keyring_id);
+}
+
+static void emit_array(struct emitter *e, const char *region, const void *data, size_t len)
+{
+	fprintf(e->f, "static const char %s__lskel_%s[] __attribute__((__aligned__(8))) =\n",
+		e->name, region);
+	emit_block(e->f, region, data, len);
+	fputs("\t\"\";\n\n", e->f);
+}
+
+int emit_header(const struct loader *l, const struct emit_opts *o, char **buf, size_t *len)
+{
+	struct emitter e = { .l = l, .name = l->name };
+	int err;
+
+	err = check_supported(&e);
+	if (err)
+		return err;
+	*buf = NULL;
+	e.f = open_memstream(buf, len);
+	if (!e.f)
+		return gl_err(-ENOMEM, "header: %s", strerror(ENOMEM));
+
+	emit_prologue(&e, o);
+	emit_array(&e, "insns", l->insns, l->insns_sz);
+	emit_array(&e, "data", l->data, l->data_sz);
+	emit_array(&e, "excl_hash", o->excl_hash, DIGEST_SIZE);
+	emit_array(&e, "signature", o->sig, o->sig ? o->sig_sz : 0);
+	fprintf(e.f, "static inline size_t %s__mmap_sz(size_t value_sz)\n{\n"
+		"\tsize_t page = (size_t)sysconf(_SC_PAGE_SIZE);\n\n"
+		"\treturn ((value_sz + 7) / 8 * 8 + page - 1) / page * page;\n}\n\n", l->name);
+
+	err = emit_struct(&e);
+	if (!err) {
+		emit_attach_detach(&e);
+		emit_destroy(&e);
+		err = emit_open(&e);
+	}
+	if (!err) {
+		emit_load(&e);
+		emit_asserts(&e);
+		fprintf(e.f, "\n#endif /* %s */\n", e.guard);
+	}
+	if (fclose(e.f) && !err)
+		err = gl_err(-ENOMEM, "header: %s", strerror(ENOMEM));
+	if (err) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return err;
+}

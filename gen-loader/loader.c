@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/* BPF object -> loader instructions + metadata, with the patched libbpf. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "err.h"
+#include "loader.h"
+
+static bool has_suffix(const char *s, const char *sfx)
+{
+	size_t n = strlen(s), m = strlen(sfx);
+
+	return n >= m && !strcmp(s + n - m, sfx);
+}
+
+static int set_name(struct loader *l, const char *path, const char *name)
+{
+	const char *base = strrchr(path, '/');
+	size_t i, n;
+
+	if (name) {
+		if (!*name || strlen(name) >= sizeof(l->name))
+			return gl_err(-EINVAL, "--name '%s': 1 to %zu characters",
+				      name, sizeof(l->name) - 1);
+		for (i = 0; name[i]; i++)
+			if (!(isalnum((unsigned char)name[i]) || name[i] == '_') ||
+			    (i == 0 && isdigit((unsigned char)name[i])))
+				return gl_err(-EINVAL, "--name '%s': not a C identifier", name);
+		strcpy(l->name, name);
+		return 0;
+	}
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (has_suffix(base, ".bpf.o"))
+		n -= strlen(".bpf.o");
+	else if (has_suffix(base, ".o"))
+		n -= strlen(".o");
+	if (n == 0 || n >= sizeof(l->name))
+		return gl_err(-EINVAL, "%s: cannot make a skeleton name of the file name; give --name",
+			      path);
+	memcpy(l->name, base, n);
+	l->name[n] = '\0';
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)l->name[i]))
+			l->name[i] = '_';
+	if (isdigit((unsigned char)l->name[0]))
+		l->name[0] = '_';
+	return 0;
+}
+
+/* Is path an ELF file?  libbpf's own message for other files is vague. */
+static int check_elf(const char *path)
+{
+	unsigned char magic[4];
+	ssize_t n;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		return gl_err(err, "%s: %s", path, strerror(-err));
+	}
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n != sizeof(magic) || memcmp(magic, "\177ELF", 4))
+		return gl_err(-ENOEXEC, "%s: not an ELF file (a BPF object is made by clang -target bpf)",
+			      path);
+	return 0;
+}
+
+/*
+ * What a signed loader cannot carry: values libbpf would take from the
+ * machine that generates the loader, signed in as if they were the target's.
+ */
+static int check_host_independent(const char *path, struct bpf_object *obj)
+{
+	struct btf *btf = bpf_object__btf(obj);
+	const struct btf_var_secinfo *vs;
+	const struct btf_type *t, *v;
+	const char *sec, *var;
+	struct bpf_map *map;
+	int i, j, n;
+
+	bpf_object__for_each_map(map, obj) {
+		if (bpf_map__pin_path(map))
+			return gl_err(-EOPNOTSUPP, "%s: map '%s': pinned maps cannot be reused by a signed loader (LIBBPF_PIN_BY_NAME)",
+				      path, bpf_map__name(map));
+	}
+	if (!btf)
+		return 0;
+	n = btf__type_cnt(btf);
+	for (i = 1; i < n; i++) {
+		t = btf__type_by_id(btf, i);
+		if (!btf_is_datasec(t))
+			continue;
+		sec = btf__name_by_offset(btf, t->name_off);
+		vs = btf_var_secinfos(t);
+		for (j = 0; j < btf_vlen(t); j++, vs++) {
+			v = btf__type_by_id(btf, vs->type);
+			var = btf__name_by_offset(btf, v->name_off);
+			if (!strcmp(sec, ".kconfig") &&
+			    (!strncmp(var, "CONFIG_", 7) || !strcmp(var, "LINUX_KERNEL_VERSION")))
+				return gl_err(-EOPNOTSUPP, "%s: extern '%s': a __kconfig value would be read from this machine's kernel, not the target's",
+					      path, var);
+			if (!strcmp(sec, ".ksyms") && btf_is_var(v) &&
+			    btf__resolve_type(btf, v->type) == 0)
+				return gl_err(-EOPNOTSUPP, "%s: extern '%s': a typeless __ksym would be an address from this machine's /proc/kallsyms; declare it with its type",
+					      path, var);
+		}
+	}
+	return 0;
+}
+
+int loader_gen(const char *path, const char *name, const char *btf, struct loader *l)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, oopts);
+	LIBBPF_OPTS(gen_loader_opts, gopts);
+	struct bpf_program *prog;
+	int err, nr_progs = 0;
+
+	memset(l, 0, sizeof(*l));
+	err = set_name(l, path, name);
+	if (err)
+		return err;
+	if (btf && access(btf, R_OK) < 0) {
+		err = -errno;
+		return gl_err(err, "%s: %s (--btf: the target kernel's vmlinux)", btf, strerror(-err));
+	}
+	err = check_elf(path);
+	if (err)
+		return err;
+
+	oopts.object_name = l->name;
+	oopts.btf_custom_path = btf;
+	/* no BPF token: creating one would be a bpf() syscall */
+	oopts.bpf_token_path = "";
+	l->obj = bpf_object__open_file(path, &oopts);
+	if (!l->obj) {
+		err = -errno;
+		return gl_err(err, "%s: libbpf cannot open the object: %s%s%s", path,
+			      strerror(-err), *gl_libbpf_warning() ? " -- " : "",
+			      gl_libbpf_warning());
+	}
+	bpf_object__for_each_program(prog, l->obj)
+		nr_progs += bpf_program__autoload(prog);
+	if (!nr_progs) {
+		err = gl_err(-ENOENT, "%s: no program to load", path);
+		goto fail;
+	}
+	err = check_host_independent(path, l->obj);
+	if (err)
+		goto fail;
+
+	err = bpf_object__gen_loader(l->obj, &gopts);
+	if (err) {
+		err = gl_err(err, "%s: loader generation: %s", path, strerror(-err));
+		goto fail;
+	}
+	err = bpf_object__load(l->obj);
+	if (err) {
+		err = gl_err(err, "%s: libbpf cannot make a loader of the object: %s%s%s", path,
+			     strerror(-err), *gl_libbpf_warning() ? " -- " : "",
+			     gl_libbpf_warning());
+		goto fail;
+	}
+	if (!gopts.insns || !gopts.data || !gopts.insns_sz || !gopts.data_sz) {
+		err = gl_err(-EINVAL, "%s: libbpf made an empty loader", path);
+		goto fail;
+	}
+	l->insns = gopts.insns;
+	l->insns_sz = gopts.insns_sz;
+	l->data = gopts.data;
+	l->data_sz = gopts.data_sz;
+	return 0;
+fail:
+	loader_free(l);
+	return err;
+}
+
+void loader_free(struct loader *l)
+{
+	bpf_object__close(l->obj);
+	l->obj = NULL;
+}

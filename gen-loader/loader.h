@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A BPF object turned into a loader program and its metadata by the patched
+ * libbpf's loader generation (bpf_object__gen_loader()): nothing is loaded,
+ * no bpf() syscall is made.
+ */
+#ifndef GEN_LOADER_LOADER_H
+#define GEN_LOADER_LOADER_H
+
+#include <stddef.h>
+#include <bpf/libbpf.h>
+
+#define NAME_MAX_LEN 64
+
+struct loader {
+	char name[NAME_MAX_LEN];	/* C identifier: struct NAME, NAME__load() */
+	struct bpf_object *obj;		/* after bpf_object__load() in gen mode */
+	const void *insns;		/* the loader instructions (owned by obj) */
+	size_t insns_sz;
+	const void *data;		/* the metadata blob (owned by obj) */
+	size_t data_sz;
+};
+
+/*
+ * Generate the loader of the object file path.  name: the skeleton name, or
+ * NULL for the file's name without ".bpf.o"/".o".  btf: the target kernel's
+ * vmlinux (BTF), so that nothing is read from the running kernel.
+ */
+int loader_gen(const char *path, const char *name, const char *btf, struct loader *l);
+void loader_free(struct loader *l);
+
+#endif /* GEN_LOADER_LOADER_H */
