@@ -275,6 +275,11 @@ int lskel_parse(const char *path, const char *text, size_t len, struct lskel *h)
 			err = bad(&p, "a NUL byte");
 			goto fail;
 		}
+		if (!nl && p.cur >= 0) {
+			err = bad(&p, "truncated: region %s ends mid-line",
+				  lskel_region_names[p.cur]);
+			goto fail;
+		}
 		err = parse_line(&p, text + p.pos, n, next);
 		if (err)
 			goto fail;

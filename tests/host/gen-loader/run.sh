@@ -1,0 +1,452 @@
+#!/bin/sh
+# Host tests of gen-loader/: BPF object -> signed light skeleton, and the
+# offline audit of such headers.  Nothing is loaded into this machine's
+# kernel: one test checks with strace that gen-loader makes no bpf() call,
+# and the generated headers are compiled, never run.  TAP, one line per
+# test, and as the last line "N passed, N failed".  Runs from any directory.
+#
+# Usage: tests/host/gen-loader/run.sh [NAME-FILTER]
+set -u
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+build=${BPFSIGN_BUILD:-$top/build}
+keys=$top/keys-example
+gl=$top/gen-loader/gen-loader
+bpfsign=$top/signer/bpfsign
+tamper=$top/tests/host/gen-loader/tamper.sh
+vmlinux=$build/kbuild/vmlinux
+prog=$top/tests/guest/progs/skel_counter.bpf.c
+filter=${1:-}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gen-loader-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0 failed=0 n=0
+
+# --- helpers: each failure message says what broke --------------------------
+
+run() {		# CMD...: $rc, and stdout/stderr in the files out and err
+	"$@" > out 2> err
+	rc=$?
+}
+
+expect_rc() {	# CODE WHAT
+	[ "$rc" = "$1" ] && return 0
+	echo "$2: expected exit $1, got $rc"
+	sed 's/^/stderr: /' err | head -n 8
+	return 1
+}
+
+expect_err() {	# TEXT: stderr says it
+	grep -qF -- "$1" err && return 0
+	echo "expected stderr to contain '$1', got:"
+	sed 's/^/stderr: /' err | head -n 8
+	return 1
+}
+
+expect_eq() {	# GOT WANT WHAT
+	[ "$1" = "$2" ] && return 0
+	echo "$3: expected '$2', got '$1'"
+	return 1
+}
+
+json() {	# FILE KEY: the value of KEY in a JSON object (Python spelling)
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+}
+
+sha() {
+	sha256sum "$1" | cut -d' ' -f1
+}
+
+# gen OBJ OUT [ARGS...]: a header signed with the RSA test key
+gen() {
+	local obj=$1 out=$2
+	shift 2
+	"$gl" "$obj" -o "$out" --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--btf "$vmlinux" "$@"
+}
+
+# t NAME FUNCTION: run one test in its own directory and subshell
+t() {
+	local dir log
+	case $1 in build | *"$filter"*) ;; *) return ;; esac
+	n=$((n + 1))
+	dir=$tmp/t$n
+	mkdir "$dir"
+	log=$(cd "$dir" && (set -u; "$2") 2>&1)
+	if [ $? = 0 ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $1"
+		printf '%s\n' "$log" | sed 's/^/#   /'
+	fi
+}
+
+# --- build ------------------------------------------------------------------
+
+obj=$tmp/skel_counter.bpf.o
+good=$tmp/skel_counter.lskel.h
+
+t_build() {
+	make -s -C "$top/gen-loader" >/dev/null || { echo "make -C gen-loader failed"; return 1; }
+	[ -x "$gl" ] || { echo "no gen-loader/gen-loader after make"; return 1; }
+	[ -x "$bpfsign" ] || { echo "no signer/bpfsign (make -C signer)"; return 1; }
+	[ -f "$vmlinux" ] || { echo "no $vmlinux (make kernel)"; return 1; }
+	clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+		-I"$build/guest-obj" -I"$build/tools/include" -c "$prog" -o "$obj" ||
+		{ echo "clang-22 cannot build $prog"; return 1; }
+	gen "$obj" "$good" || { echo "gen-loader failed on $obj"; return 1; }
+}
+
+# --- generation -------------------------------------------------------------
+
+# The loader is generated, not loaded: no bpf() syscall at all, not even the
+# BPF_TOKEN_CREATE or feature probes libbpf makes when it loads for real.
+t_no_bpf_syscall() {
+	command -v strace >/dev/null || { echo "strace is not installed"; return 1; }
+	strace -f -e trace=bpf -o trace "$gl" "$obj" -o s.h --key "$keys/signing.key" \
+		--cert "$keys/signing.crt" --btf "$vmlinux" > out 2> err ||
+		{ echo "gen-loader failed under strace"; cat err; return 1; }
+	grep -q 'exited with 0' trace || { echo "strace did not trace the run:"; cat trace; return 1; }
+	if grep -q 'bpf(' trace; then
+		echo "gen-loader made bpf() syscalls:"
+		grep 'bpf(' trace | head
+		return 1
+	fi
+}
+
+t_deterministic() {
+	gen "$obj" a.h && gen "$obj" b.h || { echo "gen-loader failed"; return 1; }
+	expect_eq "$(sha a.h)" "$(sha b.h)" "two runs" || return 1
+	expect_eq "$(sha a.h)" "$(sha "$good")" "run in another directory" || return 1
+	# a copy of the object and of the keys elsewhere, relative paths
+	mkdir -p copy/keys && cp "$obj" copy/ && cp "$keys"/signing.* copy/keys/ &&
+	(cd copy && "$gl" skel_counter.bpf.o -o c.h --key keys/signing.key \
+		--cert keys/signing.crt --btf "$vmlinux") ||
+		{ echo "gen-loader failed on the copy"; return 1; }
+	expect_eq "$(sha copy/c.h)" "$(sha a.h)" "copy of the object and keys" || return 1
+	# the object rebuilt from source in another directory
+	mkdir rebuilt && (cd rebuilt && clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 \
+		-I"$build/guest-obj" -I"$build/tools/include" -c "$prog" -o skel_counter.bpf.o &&
+		gen skel_counter.bpf.o r.h) || { echo "rebuild failed"; return 1; }
+	expect_eq "$(sha rebuilt/r.h)" "$(sha a.h)" "object rebuilt elsewhere" || return 1
+	if grep -qF -e "$tmp" -e "$top" a.h; then
+		echo "the header names a path of this machine:"
+		grep -nF -e "$tmp" -e "$top" a.h | head -3
+		return 1
+	fi
+}
+
+# The header compiles (C and C++) against the patched skel_internal.h.
+t_header_compiles() {
+	cat > use.c <<-'EOF'
+	#include "skel_counter.lskel.h"
+	int main(void)
+	{
+		struct skel_counter *s = skel_counter__open();
+
+		if (!s)
+			return 1;
+		s->rodata->target_tgid = 1;
+		if (skel_counter__load_keyring(s, -3))
+			return 2;
+		(void)s->bss->hits;
+		(void)s->data->step;
+		skel_counter__attach(s);
+		skel_counter__destroy(s);
+		return 0;
+	}
+	EOF
+	cp "$good" skel_counter.lskel.h
+	# -Wno-unused-parameter: skel_internal.h itself has unused parameters
+	gcc -O2 -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" \
+		-I"$build/linux/tools/include/uapi" -c use.c -o use.o ||
+		{ echo "gcc cannot compile a program including the header"; return 1; }
+	g++ -x c++ -fsyntax-only -I. -I"$build/linux/tools/lib" \
+		-I"$build/linux/tools/include/uapi" use.c ||
+		{ echo "g++ cannot compile the header"; return 1; }
+}
+
+t_keyring_id() {
+	gen "$obj" k.h --keyring-id -3 || return 1
+	grep -qx '#define skel_counter__DEFAULT_KEYRING_ID (-3)' k.h ||
+		{ echo "no default keyring -3 in the header"; return 1; }
+	run "$gl" verify --json --cert "$keys/signing.crt" k.h
+	expect_rc 0 "verify" || return 1
+	expect_eq "$(json out keyring_id)" "-3" "keyring_id in the report" || return 1
+	run "$gl" "$obj" -o bad.h --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--keyring-id 4294967296
+	expect_rc 1 "--keyring-id out of range" && expect_err "not a 32-bit number"
+}
+
+# --- audit ------------------------------------------------------------------
+
+t_verify_good() {
+	run "$gl" verify --cert "$keys/signing.crt" "$good"
+	expect_rc 0 "verify" || return 1
+	grep -qx 'verdict: verified' out || { echo "no 'verdict: verified'"; cat out; return 1; }
+	run "$gl" verify --json --cert "$keys/signing.crt" "$good"
+	expect_rc 0 "verify --json" || return 1
+	expect_eq "$(json out verdict)" verified "verdict" || return 1
+	expect_eq "$(json out name)" skel_counter "name" || return 1
+	expect_eq "$(json out excl_hash)" "$(json out insns_digest)" "excl_hash" || return 1
+	expect_eq "$(json out excl_hash_matches)" True "excl_hash_matches" || return 1
+	expect_eq "$(json out signer_key_id)" \
+		"$(openssl x509 -in "$keys/signing.crt" -noout -ext subjectKeyIdentifier |
+		   sed -n 2p | tr -d ' :' | tr 'A-F' 'a-f')" "signer_key_id" || return 1
+	# the same verdict through the CA bundle form
+	run "$gl" verify --ca "$keys/signing.crt" "$good"
+	expect_rc 0 "verify --ca"
+}
+
+# The payload re-derived from the header is the one the kernel hashes:
+# insns || data, and excl_hash is SHA-256 of insns.
+t_payload_matches() {
+	run "$gl" "$obj" -o u.h --payload-out p.bin --btf "$vmlinux"
+	expect_rc 0 "--payload-out" || return 1
+	run "$gl" verify --json --cert "$keys/signing.crt" "$good"
+	expect_eq "$(sha p.bin)" "$(json out payload_sha256)" "payload sha256" || return 1
+	expect_eq "$(stat -c %s p.bin)" "$(json out payload_size)" "payload size" || return 1
+	head -c "$(json out insns_size)" p.bin > insns.bin
+	expect_eq "$(sha insns.bin)" "$(json out excl_hash)" "excl_hash = SHA-256(insns)"
+}
+
+# tampered REGION first|last EXIT TEXT
+tampered() {
+	"$tamper" "$1" "$2" "$good" t.h || return 1
+	cmp -s t.h "$good" && { echo "tamper.sh changed nothing"; return 1; }
+	run "$gl" verify --cert "$keys/signing.crt" t.h
+	expect_rc "$3" "verify of a header with $1 altered" || return 1
+	expect_err "$4" || return 1
+	cp err "msg.$1"
+}
+
+t_tampered_regions() {
+	tampered insns last 3 "insns: the loader instructions were altered" &&
+	tampered data last 3 "the metadata or the signature was altered" &&
+	tampered excl_hash last 3 "excl_hash: not SHA-256 of the signed loader instructions" &&
+	tampered signature first 3 "signature: malformed PKCS#7" || return 1
+	# one message each: which region was altered is in the message
+	for a in insns data excl_hash signature; do
+		for b in insns data excl_hash signature; do
+			[ "$a" = "$b" ] && continue
+			cmp -s "msg.$a" "msg.$b" && { echo "$a and $b give the same message"; return 1; }
+		done
+	done
+	# the signature value itself (its last byte) is signed data gone wrong
+	tampered signature last 3 "does not verify over insns || data"
+}
+
+t_tampered_json() {
+	"$tamper" data last "$good" t.h
+	run "$gl" verify --json --cert "$keys/signing.crt" t.h
+	expect_rc 3 "verify --json" || return 1
+	expect_eq "$(json out verdict)" rejected "verdict" || return 1
+	expect_eq "$(json out signature_check)" EKEYREJECTED "signature_check" || return 1
+	expect_eq "$(wc -l < err)" 1 "one error line on stderr"
+}
+
+t_wrong_cert() {
+	run "$gl" verify --cert "$keys/untrusted.crt" "$good"
+	expect_rc 3 "verify with another certificate" || return 1
+	expect_err "made by another key"
+}
+
+# Truncated at many points, then garbage: exit 4 (malformed) with a message,
+# never a crash (a signal would be exit > 128).
+t_truncated() {
+	local size cut
+	size=$(stat -c %s "$good")
+	for cut in 0 1 100 1000 2000 5000 10000 20000 30000 $((size - 40)) $((size - 1)); do
+		head -c "$cut" "$good" > tr.h
+		run "$gl" verify --cert "$keys/signing.crt" tr.h
+		if [ "$cut" -lt "$((size - 100))" ]; then
+			expect_rc 4 "truncated at $cut" || return 1
+			[ -s err ] || { echo "truncated at $cut: no message"; return 1; }
+		else
+			# the C after the arrays is not audited: still verifies
+			expect_rc 0 "truncated after the arrays ($cut)" || return 1
+		fi
+	done
+	head -c 20000 "$good" > tr.h
+	run "$gl" verify --cert "$keys/signing.crt" tr.h
+	expect_err "truncated" || return 1
+	head -c 100000 /dev/urandom > junk.h
+	run "$gl" verify --cert "$keys/signing.crt" junk.h
+	expect_rc 4 "random bytes" || return 1
+	run "$gl" verify --json --cert "$keys/signing.crt" junk.h
+	expect_eq "$(json out verdict)" malformed "--json verdict of random bytes"
+}
+
+# Malformed markers: each one refused with its own message.
+t_malformed_markers() {
+	sed 's/^\/\* @bpfsign begin data \([0-9]*\) \*\/$/\/* @bpfsign begin data 9 *\//' "$good" > m1.h
+	run "$gl" verify --cert "$keys/signing.crt" m1.h
+	expect_rc 4 "wrong length" && expect_err "more bytes than its begin marker" || return 1
+	sed '/^\/\* @bpfsign end excl_hash \*\/$/d' "$good" > m2.h
+	run "$gl" verify --cert "$keys/signing.crt" m2.h
+	expect_rc 4 "no end marker" && expect_err "region excl_hash: not a line of hex bytes" || return 1
+	awk '{ print } /@bpfsign end insns/ { print "/* @bpfsign begin insns 0 */"; print "/* @bpfsign end insns */" }' \
+		"$good" > m3.h
+	run "$gl" verify --cert "$keys/signing.crt" m3.h
+	expect_rc 4 "a second insns region" && expect_err "a second insns region" || return 1
+	sed 's/^\/\* @bpfsign format 1 \*\/$/\/* @bpfsign format 2 *\//' "$good" > m4.h
+	run "$gl" verify --cert "$keys/signing.crt" m4.h
+	expect_rc 4 "format 2" && expect_err "only format 1" || return 1
+	sed 's/\\x\([0-9a-f]\)[0-9a-f]"$/\\x\1g"/' "$good" > m5.h
+	run "$gl" verify --cert "$keys/signing.crt" m5.h
+	expect_rc 4 "bad hex digit" && expect_err "is not a \\xHH byte"
+}
+
+# --- split signing ----------------------------------------------------------
+
+t_split_signing() {
+	run "$gl" "$obj" -o u.h --payload-out p.bin --btf "$vmlinux"
+	expect_rc 0 "--payload-out" || return 1
+	run "$gl" verify --cert "$keys/signing.crt" u.h
+	expect_rc 3 "verify of the unsigned header" && expect_err "unsigned" || return 1
+	run "$bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.crt" --out p.p7s p.bin
+	expect_rc 0 "bpfsign sign" || return 1
+	cp u.h s.h
+	run "$gl" attach --signature p.p7s --cert "$keys/signing.crt" s.h
+	expect_rc 0 "attach" || return 1
+	run "$gl" verify --cert "$keys/signing.crt" s.h
+	expect_rc 0 "verify after attach" || return 1
+	# RSA is reproducible: the same bytes as signing in one step
+	expect_eq "$(sha s.h)" "$(sha "$good")" "attached vs directly signed header"
+}
+
+t_attach_refuses() {
+	"$gl" "$obj" -o u.h --payload-out p.bin --btf "$vmlinux" || return 1
+	"$bpfsign" sign --key "$keys/untrusted.key" --cert "$keys/untrusted.crt" \
+		--out bad.p7s p.bin || return 1
+	cp u.h before.h
+	run "$gl" attach --signature bad.p7s --cert "$keys/signing.crt" u.h
+	expect_rc 3 "attach of another key's signature" && expect_err "another key" || return 1
+	cmp -s u.h before.h || { echo "attach changed the header though it refused"; return 1; }
+	head -c 100 p.bin > other.bin
+	"$bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--out other.p7s other.bin || return 1
+	run "$gl" attach --signature other.p7s --cert "$keys/signing.crt" -o o.h u.h
+	expect_rc 3 "attach of a signature over other bytes" || return 1
+	[ ! -e o.h ] || { echo "attach wrote -o though it refused"; return 1; }
+	ls u.h.?????? o.h.?????? 2>/dev/null && { echo "temporary file left"; return 1; }
+	: > empty.p7s
+	run "$gl" attach --signature empty.p7s --cert "$keys/signing.crt" u.h
+	expect_rc 1 "empty signature" && expect_err "empty signature"
+}
+
+# --- errors -----------------------------------------------------------------
+
+t_err_missing_key() {
+	run "$gl" "$obj" -o x.h --key nosuch.key --cert "$keys/signing.crt" --btf "$vmlinux"
+	expect_rc 1 "missing key" && expect_err "nosuch.key" || return 1
+	[ ! -e x.h ] || { echo "a header was written"; return 1; }
+	expect_eq "$(wc -l < err)" 1 "one error line"
+}
+
+t_err_key_cert_mismatch() {
+	run "$gl" "$obj" -o x.h --key "$keys/untrusted.key" --cert "$keys/signing.crt" --btf "$vmlinux"
+	expect_rc 1 "key of another certificate" || return 1
+	[ ! -e x.h ] || { echo "a header was written"; return 1; }
+}
+
+t_err_not_bpf() {
+	echo "not an object" > notes.txt
+	run "$gl" notes.txt -o x.h --key "$keys/signing.key" --cert "$keys/signing.crt"
+	expect_rc 1 "a text file" && expect_err "notes.txt: not an ELF file" || return 1
+	run "$gl" nosuch.bpf.o -o x.h --key "$keys/signing.key" --cert "$keys/signing.crt"
+	expect_rc 1 "a missing file" && expect_err "nosuch.bpf.o: No such file" || return 1
+	[ ! -e x.h ] || { echo "a header was written"; return 1; }
+}
+
+# ELF, but not something libbpf can open: a host object file.
+t_err_libbpf_cannot_open() {
+	echo 'int f(void) { return 1; }' > host.c
+	cc -c host.c -o host.o || return 1
+	run "$gl" host.o -o x.h --key "$keys/signing.key" --cert "$keys/signing.crt"
+	expect_rc 1 "a host object" && expect_err "host.o: libbpf cannot open the object" || return 1
+	[ ! -e x.h ] || { echo "a header was written"; return 1; }
+}
+
+# Values libbpf would read from this machine cannot be signed for another.
+t_err_host_dependent() {
+	cat > kcfg.bpf.c <<-'EOF'
+	#include "vmlinux.h"
+	#include <bpf/bpf_helpers.h>
+	extern unsigned int CONFIG_HZ __kconfig;
+	int hz;
+	SEC("syscall")
+	int p(void *ctx) { hz = CONFIG_HZ; return 0; }
+	char LICENSE[] SEC("license") = "GPL";
+	EOF
+	clang-22 -g -O2 -target bpf -I"$build/guest-obj" -I"$build/tools/include" \
+		-c kcfg.bpf.c -o kcfg.bpf.o || return 1
+	run gen kcfg.bpf.o x.h
+	expect_rc 1 "a __kconfig extern" && expect_err "extern 'CONFIG_HZ'"
+}
+
+t_usage() {
+	run "$gl" --help
+	expect_rc 0 "--help" || return 1
+	for c in "" attach verify; do
+		run "$gl" $c --help
+		expect_rc 0 "$c --help" || return 1
+		grep -q "^Usage: gen-loader" out || { echo "$c --help: no usage line"; return 1; }
+	done
+	run "$gl" "$obj" -o x.h
+	expect_rc 2 "no key" && expect_err "--key and --cert are required" || return 1
+	run "$gl" "$obj" -o x.h --payload-out p.bin --key "$keys/signing.key"
+	expect_rc 2 "--payload-out with --key" || return 1
+	run "$gl" verify "$good"
+	expect_rc 2 "verify without --cert" || return 1
+	run "$gl" "$obj" --bogus
+	expect_rc 2 "unknown option" && expect_err "bad option"
+}
+
+# Every option of every --help is in the man page.
+t_man_page() {
+	local opt c
+	sed 's/\\//g' "$top/gen-loader/gen-loader.1" > man.txt
+	for c in "" attach verify; do
+		"$gl" $c --help | grep -o -- '--[a-z][a-z-]*' | sort -u > opts.txt
+		while read -r opt; do
+			grep -qF -- "$opt" man.txt ||
+				{ echo "gen-loader.1 does not document $c $opt"; return 1; }
+		done < opts.txt
+	done
+}
+
+t_install() {
+	make -s -C "$top/gen-loader" install PREFIX=/usr DESTDIR="$PWD/root" >/dev/null ||
+		{ echo "make install failed"; return 1; }
+	[ -x root/usr/bin/gen-loader ] && [ -f root/usr/share/man/man1/gen-loader.1 ] ||
+		{ echo "install did not put bin/gen-loader and man1/gen-loader.1"; return 1; }
+}
+
+t build t_build
+t "no bpf() syscall while generating (strace)" t_no_bpf_syscall
+t "deterministic: runs, directories, copies, rebuilds" t_deterministic
+t "the header compiles as C and C++" t_header_compiles
+t "--keyring-id is embedded" t_keyring_id
+t "verify: a good header" t_verify_good
+t "verify: payload and excl_hash re-derived" t_payload_matches
+t "verify: each tampered region, its own message" t_tampered_regions
+t "verify --json: a tampered header" t_tampered_json
+t "verify: another certificate" t_wrong_cert
+t "verify: truncated and random headers, no crash" t_truncated
+t "verify: malformed markers" t_malformed_markers
+t "split signing: payload-out, bpfsign sign, attach" t_split_signing
+t "attach refuses signatures that do not verify" t_attach_refuses
+t "error: missing key" t_err_missing_key
+t "error: key of another certificate" t_err_key_cert_mismatch
+t "error: not a BPF object" t_err_not_bpf
+t "error: an object libbpf cannot open" t_err_libbpf_cannot_open
+t "error: host-dependent externs" t_err_host_dependent
+t "usage and --help" t_usage
+t "man page documents every option" t_man_page
+t "make install PREFIX DESTDIR" t_install
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
