@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Signed light skeletons made by gen-loader (skeleton.mk): the header of a
+ * real program loads signed, attaches and counts; a header signed by a key
+ * the keyring does not hold, or with one byte flipped, is refused by the
+ * kernel with the errno of the check that caught it, and leaves nothing.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <keyutils.h>
+#include <bpf/bpf.h>
+
+#include "runner.h"
+#include "sign.h"
+#include "skel_counter.lskel.h"
+#include "skel_counter_untrusted.lskel.h"
+#include "skel_counter_bad_insns.lskel.h"
+#include "skel_counter_bad_data.lskel.h"
+#include "skel_counter_bad_excl_hash.lskel.h"
+#include "skel_counter_bad_signature.lskel.h"
+
+/* step's initial value in progs/skel_counter.bpf.c */
+#define STEP 3
+
+static void getppid_n(int n)
+{
+	while (n--)
+		syscall(SYS_getppid);	/* not glibc's getppid(): no caching */
+}
+
+static int count_ids(int (*next)(__u32, __u32 *))
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (!next(id, &id))
+		n++;
+	return n;
+}
+
+static __u64 calls_of(int map_fd, __u32 tgid)
+{
+	__u64 n = 0;
+
+	if (bpf_map_lookup_elem(map_fd, &tgid, &n))
+		return (__u64)-1;
+	return n;
+}
+
+/* The signed header loads with the builtin keyring (its default), the
+ * loader fills the maps from the signed metadata, and the program counts.
+ */
+TEST(skeleton_signed_load_attach)
+{
+	__u32 tgid = getpid();
+	struct skel_counter *skel;
+	int err;
+
+	skel = skel_counter__open();
+	if (!ASSERT_TRUE(skel, "skel_counter__open"))
+		return;
+	ASSERT_EQ(skel->keyring_id, 0, "default keyring id of the header (builtin)");
+	ASSERT_EQ(skel->data->step, STEP, ".data initial value, from the signed metadata");
+	ASSERT_EQ(skel->bss->hits, 0, ".bss initial value");
+	skel->rodata->target_tgid = tgid;
+
+	err = skel_counter__load(skel);
+	if (err) {
+		FAIL("skel_counter__load: %d (%s), %s", err, strerrorname_np(-err),
+		     skel->errstr ? skel->errstr : "");
+		goto out;
+	}
+	ASSERT_EQ(skel->rodata->target_tgid, tgid, ".rodata set before load, seen after");
+	if (!ASSERT_OK(skel_counter__attach(skel), "skel_counter__attach"))
+		goto out;
+
+	getppid_n(5);
+	ASSERT_EQ(skel->bss->hits, 5 * STEP, "hits in the mmaped .bss after 5 getppid()");
+	ASSERT_EQ(calls_of(skel->maps.calls.map_fd, tgid), 5, "calls[tgid] in the hash map");
+
+	/* .data is mapped read-write: the program sees the new step */
+	skel->data->step = 10;
+	getppid_n(1);
+	ASSERT_EQ(skel->bss->hits, 5 * STEP + 10, "hits after step = 10");
+
+	skel_counter__detach(skel);
+	skel->links.count_getppid_fd = 0;
+	getppid_n(3);
+	ASSERT_EQ(skel->bss->hits, 5 * STEP + 10, "no hits after detach");
+out:
+	skel_counter__destroy(skel);
+}
+
+/*
+ * A header signed by keys-example/untrusted.key: the builtin keyring does
+ * not hold its key (ENOKEY); after the certificate is added to the session
+ * keyring, the header's default keyring (-3, the session keyring) loads it.
+ */
+TEST(skeleton_untrusted_key_session_keyring)
+{
+	__u32 tgid = getpid();
+	struct skel_counter_untrusted *skel;
+	unsigned char *der = NULL;
+	key_serial_t key;
+	int err, len;
+
+	skel = skel_counter_untrusted__open();
+	if (!ASSERT_TRUE(skel, "skel_counter_untrusted__open"))
+		return;
+	ASSERT_EQ(skel->keyring_id, KEY_SPEC_SESSION_KEYRING,
+		  "default keyring id of the header (--keyring-id -3)");
+	/* no key in the builtin keyring names the signer: pkcs7 finds none */
+	err = skel_counter_untrusted__load_keyring(skel, 0);
+	ASSERT_ERR(err, ENOKEY, "untrusted key, builtin keyring");
+	skel_counter_untrusted__destroy(skel);
+
+	len = cert_der("untrusted", &der);
+	if (!ASSERT_GE(len, 1, "DER of /tests/keys/untrusted.crt"))
+		return;
+	key = add_key("asymmetric", "gen-loader-untrusted", der, len, KEY_SPEC_SESSION_KEYRING);
+	free(der);
+	if (!ASSERT_OK(key, "add_key asymmetric into the session keyring"))
+		return;
+
+	skel = skel_counter_untrusted__open();
+	if (!ASSERT_TRUE(skel, "skel_counter_untrusted__open"))
+		goto out_key;
+	skel->rodata->target_tgid = tgid;
+	err = skel_counter_untrusted__load(skel);
+	if (err) {
+		FAIL("skel_counter_untrusted__load (session keyring): %d (%s), %s", err,
+		     strerrorname_np(-err), skel->errstr ? skel->errstr : "");
+		goto out;
+	}
+	if (!ASSERT_OK(skel_counter_untrusted__attach(skel), "attach"))
+		goto out;
+	getppid_n(2);
+	ASSERT_EQ(skel->bss->hits, 2 * STEP, "hits after 2 getppid()");
+out:
+	skel_counter_untrusted__destroy(skel);
+out_key:
+	ASSERT_OK(keyctl_revoke(key), "keyctl revoke");
+	ASSERT_OK(keyctl_unlink(key, KEY_SPEC_SESSION_KEYRING), "keyctl unlink");
+}
+
+/* load() of a tampered header: the errno, and no program or map left. */
+#define EXPECT_TAMPERED(name, err, what) do {					\
+	int ___progs = count_ids(bpf_prog_get_next_id);				\
+	int ___maps = count_ids(bpf_map_get_next_id);				\
+	struct name *___s = name##__open();					\
+										\
+	if (ASSERT_TRUE(___s, #name "__open")) {				\
+		ASSERT_ERR(name##__load(___s), err, what);			\
+		ASSERT_STREQ(___s->errstr, "failed to load loader prog",	\
+			     what ": the step that failed");			\
+		name##__destroy(___s);						\
+	}									\
+	ASSERT_EQ(count_ids(bpf_prog_get_next_id), ___progs, what ": no program left"); \
+	ASSERT_EQ(count_ids(bpf_map_get_next_id), ___maps, what ": no map left"); \
+} while (0)
+
+TEST(skeleton_tampered_insns)
+{
+	/* The metadata map is exclusive to the digest of the original insns:
+	 * binding it to the altered loader fails before the signature check.
+	 */
+	EXPECT_TAMPERED(skel_counter_bad_insns, EACCES, "last byte of insns flipped");
+}
+
+TEST(skeleton_tampered_excl_hash)
+{
+	/* Signature and insns intact, but the map is made exclusive to another
+	 * digest: the same exclusivity check as above.
+	 */
+	EXPECT_TAMPERED(skel_counter_bad_excl_hash, EACCES, "last byte of excl_hash flipped");
+}
+
+TEST(skeleton_tampered_metadata)
+{
+	/* Map frozen, exclusive, bound: only the signature over
+	 * insns || value can fail.
+	 */
+	EXPECT_TAMPERED(skel_counter_bad_data, EKEYREJECTED, "last byte of data flipped");
+}
+
+TEST(skeleton_tampered_signature)
+{
+	/* The last byte is in the RSA signature value, the PKCS#7 still
+	 * parses (else EBADMSG): the signature does not verify.
+	 */
+	EXPECT_TAMPERED(skel_counter_bad_signature, EKEYREJECTED,
+			"last byte of the signature flipped");
+}
