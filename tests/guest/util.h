@@ -3,6 +3,7 @@
 #ifndef BPFSIGN_UTIL_H
 #define BPFSIGN_UTIL_H
 
+#include <stddef.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 
@@ -13,6 +14,7 @@
 /* ld_imm64 of a map, by fd or by fd_array index (BPF_PSEUDO_MAP_IDX) */
 #define LD_MAP(d, src, v)	INSN(BPF_LD | BPF_DW | BPF_IMM, d, src, 0, v), INSN(0, 0, 0, 0, 0)
 #define ARRAY_LEN(a)		(sizeof(a) / sizeof((a)[0]))
+#define offsetofend(T, m)	(offsetof(T, m) + sizeof(((T *)0)->m))
 
 /* The verifier log of the last load_prog(), for asserting its lines. */
 extern char vlog[65536];

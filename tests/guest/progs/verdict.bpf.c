@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Records the signature verdict that LSMs see at bpf_prog_load. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+int target_tgid;
+int seen;
+int verdict;
+int keyring;
+int serial;
+
+SEC("lsm/bpf_prog_load")
+int BPF_PROG(on_prog_load, struct bpf_prog *prog, union bpf_attr *attr,
+	     struct bpf_token *token, int ret)
+{
+	if ((bpf_get_current_pid_tgid() >> 32) != target_tgid)
+		return ret;
+	seen++;
+	verdict = prog->aux->sig_verdict;
+	keyring = prog->aux->sig_keyring;
+	serial = prog->aux->sig_keyring_serial;
+	return ret;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <openssl/cms.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include "sign.h"
+
+static EVP_PKEY *load_key(const char *name)
+{
+	char path[256];
+	EVP_PKEY *key;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tests/keys/%s.key", name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	key = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+	fclose(f);
+	return key;
+}
+
+static X509 *load_cert(const char *name)
+{
+	char path[256];
+	X509 *cert;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tests/keys/%s.crt", name);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	cert = PEM_read_X509(f, NULL, NULL, NULL);
+	fclose(f);
+	return cert;
+}
+
+int cms_sign(const char *name, const void *data, size_t len, int signed_attrs,
+	     unsigned char **sig)
+{
+	unsigned int flags = CMS_BINARY | CMS_DETACHED | CMS_NOCERTS | CMS_PARTIAL |
+			     CMS_NOSMIMECAP | CMS_USE_KEYID;
+	EVP_PKEY *key = load_key(name);
+	X509 *cert = load_cert(name);
+	CMS_ContentInfo *cms = NULL;
+	BIO *in = NULL;
+	int ret = -1;
+
+	if (!key || !cert)
+		goto out;
+	in = BIO_new_mem_buf(data, len);
+	cms = CMS_sign(NULL, NULL, NULL, NULL, flags);
+	if (!in || !cms)
+		goto out;
+	if (!CMS_add1_signer(cms, cert, key, EVP_sha256(),
+			     flags | (signed_attrs ? 0 : CMS_NOATTR)))
+		goto out;
+	if (CMS_final(cms, in, NULL, flags) != 1)
+		goto out;
+	*sig = NULL;
+	ret = i2d_CMS_ContentInfo(cms, sig);
+out:
+	CMS_ContentInfo_free(cms);
+	BIO_free(in);
+	EVP_PKEY_free(key);
+	X509_free(cert);
+	return ret;
+}
+
+int cert_der(const char *name, unsigned char **der)
+{
+	X509 *cert = load_cert(name);
+	int ret;
+
+	if (!cert)
+		return -1;
+	*der = NULL;
+	ret = i2d_X509(cert, der);
+	X509_free(cert);
+	return ret;
+}
+
+long read_file(const char *path, unsigned char **buf)
+{
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	if (!f)
+		return -1;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	*buf = malloc(n > 0 ? n : 1);
+	if (!*buf || fread(*buf, 1, n, f) != (size_t)n)
+		n = -1;
+	fclose(f);
+	return n;
+}
