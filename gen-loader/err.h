@@ -13,11 +13,4 @@
 int gl_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *gl_last_error(void);
 
-/* The last warning libbpf printed ("" if none), without its newline. */
-const char *gl_libbpf_warning(void);
-/* Route libbpf's messages: warnings are kept for the error, and printed with
- * debug output too when verbose.
- */
-void gl_libbpf_print_init(int verbose);
-
 #endif /* GEN_LOADER_ERR_H */

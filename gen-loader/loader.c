@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* BPF object -> loader instructions + metadata, with the patched libbpf. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +12,38 @@
 
 #include "err.h"
 #include "loader.h"
+
+static char libbpf_warning[512];
+static int libbpf_verbose;
+
+const char *gl_libbpf_warning(void)
+{
+	return libbpf_warning;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	va_list aq;
+	size_t n;
+
+	if (level == LIBBPF_WARN) {
+		va_copy(aq, ap);
+		vsnprintf(libbpf_warning, sizeof(libbpf_warning), fmt, aq);
+		va_end(aq);
+		n = strlen(libbpf_warning);
+		if (n && libbpf_warning[n - 1] == '\n')
+			libbpf_warning[n - 1] = '\0';
+	}
+	if (!libbpf_verbose)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+void gl_libbpf_print_init(int verbose)
+{
+	libbpf_verbose = verbose;
+	libbpf_set_print(libbpf_print);
+}
 
 static bool has_suffix(const char *s, const char *sfx)
 {

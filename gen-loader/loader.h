@@ -29,4 +29,11 @@ struct loader {
 int loader_gen(const char *path, const char *name, const char *btf, struct loader *l);
 void loader_free(struct loader *l);
 
+/* The last warning libbpf printed ("" if none), without its newline. */
+const char *gl_libbpf_warning(void);
+/* Route libbpf's messages: warnings are kept for the error, and printed with
+ * debug output too when verbose.
+ */
+void gl_libbpf_print_init(int verbose);
+
 #endif /* GEN_LOADER_LOADER_H */

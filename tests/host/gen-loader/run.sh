@@ -425,6 +425,31 @@ t_install() {
 		{ echo "install did not put bin/gen-loader and man1/gen-loader.1"; return 1; }
 }
 
+# valgrind: generation, audit (good and rejected) and attach, no error or leak
+t_valgrind() {
+	local vg="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99"
+	command -v valgrind >/dev/null || { echo "valgrind is not installed"; return 1; }
+	run $vg "$gl" "$obj" -o v.h --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--btf "$vmlinux"
+	expect_rc 0 "valgrind gen-loader" || return 1
+	run $vg "$gl" verify --json --cert "$keys/signing.crt" v.h
+	expect_rc 0 "valgrind verify" || return 1
+	"$tamper" data last v.h t.h
+	run $vg "$gl" verify --cert "$keys/signing.crt" t.h
+	expect_rc 3 "valgrind verify of a tampered header" || return 1
+	"$gl" "$obj" -o u.h --payload-out p.bin --btf "$vmlinux" &&
+	"$bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.crt" --out p.p7s p.bin ||
+		return 1
+	run $vg "$gl" attach --signature p.p7s --cert "$keys/signing.crt" u.h
+	expect_rc 0 "valgrind attach"
+}
+
+# A bounded libFuzzer run of the header parser, seeded with a real header.
+t_fuzz() {
+	make -s -C "$top/gen-loader" fuzz FUZZ_SECONDS=10 FUZZ_SEEDS="$good" > fuzz.log 2>&1 ||
+		{ echo "the parser fuzzer failed:"; tail -n 30 fuzz.log; return 1; }
+}
+
 t build t_build
 t "no bpf() syscall while generating (strace)" t_no_bpf_syscall
 t "deterministic: runs, directories, copies, rebuilds" t_deterministic
@@ -447,6 +472,8 @@ t "error: host-dependent externs" t_err_host_dependent
 t "usage and --help" t_usage
 t "man page documents every option" t_man_page
 t "make install PREFIX DESTDIR" t_install
+t "valgrind: gen, verify, attach" t_valgrind
+t "fuzz: the header parser (10 s)" t_fuzz
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
