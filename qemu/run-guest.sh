@@ -5,7 +5,8 @@
 # Oops, KASAN or lockdep splat, or when the end marker does not arrive.
 #
 # Usage: qemu/run-guest.sh [TEST...]      environment: BPFSIGN_INJECT=fail|warn,
-#        BPFSIGN_ACCEL=kvm|tcg, BPFSIGN_TIMEOUT=seconds, BPFSIGN_CMDLINE=extra
+#        BPFSIGN_ACCEL=kvm|tcg, BPFSIGN_TIMEOUT=seconds, BPFSIGN_CMDLINE=extra,
+#        BPFSIGN_QUIET=1 (terminal shows test lines only)
 set -eu
 . "$(dirname "$0")/../scripts/env.sh"
 
@@ -64,6 +65,15 @@ accel() {
 	cat "$probe"
 }
 
+# BPFSIGN_QUIET=1 shows only the tests' lines; the log keeps everything.
+show() {
+	if [ -n "${BPFSIGN_QUIET:-}" ]; then
+		grep -E '^(#|ok |not ok |[0-9]+ passed|1\.\.)' || true
+	else
+		cat
+	fi
+}
+
 mkinitramfs
 case $(accel) in
 kvm) acc="-enable-kvm -cpu host" ;;
@@ -77,7 +87,7 @@ set +e
 timeout "$timeout" qemu-system-x86_64 $acc -smp 2 -m 1024 -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 lsm=bpf BPFSIGN_ARGS=\"$args\" BPFSIGN_INJECT=${BPFSIGN_INJECT:-} ${BPFSIGN_CMDLINE:-}" \
-	</dev/null 2>&1 | tr -d '\r' | tee "$log"
+	</dev/null 2>&1 | tr -d '\r' | tee "$log" | show
 set -e
 
 bad=0

@@ -44,21 +44,25 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-static bool selected(const struct test *t, int argc, char **argv)
+/* Fault injection adds its test "inject_<what>" to any selection. */
+static bool injected(const struct test *t)
 {
 	const char *inject = getenv("BPFSIGN_INJECT");
-	int i;
 
-	/* Fault injection adds its test "inject_<what>" to any selection. */
-	if (inject && *inject && !strncmp(t->name, "inject_", 7) &&
-	    !strcmp(t->name + 7, inject))
-		return true;
-	if (argc == 0)
-		return !t->explicit_only;
-	for (i = 0; i < argc; i++)
-		if (!strcmp(argv[i], t->name))
-			return true;
-	return false;
+	return inject && *inject && !strncmp(t->name, "inject_", 7) &&
+	       !strcmp(t->name + 7, inject);
+}
+
+static void run_one(const struct test *t, int n, int *passed, int *failed)
+{
+	cur_failed = false;
+	printf("# %s\n", t->name);
+	t->fn();
+	printf("%s %d - %s\n", cur_failed ? "not ok" : "ok", n, t->name);
+	if (cur_failed)
+		(*failed)++;
+	else
+		(*passed)++;
 }
 
 int main(int argc, char **argv)
@@ -84,18 +88,14 @@ int main(int argc, char **argv)
 			failed++;
 		}
 	}
-	for (t = __start_bpfsign_tests; t < __stop_bpfsign_tests; t++) {
-		if (!selected(t, argc, argv))
-			continue;
-		cur_failed = false;
-		printf("# %s\n", t->name);
-		t->fn();
-		printf("%s %d - %s\n", cur_failed ? "not ok" : "ok", ++n, t->name);
-		if (cur_failed)
-			failed++;
-		else
-			passed++;
-	}
+	/* Named tests run in the order given, then any injected fault. */
+	for (i = 0; i < argc; i++)
+		for (t = __start_bpfsign_tests; t < __stop_bpfsign_tests; t++)
+			if (!strcmp(argv[i], t->name))
+				run_one(t, ++n, &passed, &failed);
+	for (t = __start_bpfsign_tests; t < __stop_bpfsign_tests; t++)
+		if (injected(t) || (!argc && !t->explicit_only))
+			run_one(t, ++n, &passed, &failed);
 	printf("1..%d\n", n);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
