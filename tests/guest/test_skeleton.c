@@ -13,6 +13,7 @@
 
 #include "runner.h"
 #include "sign.h"
+#include "skel_verdict.skel.h"
 #include "skel_counter.lskel.h"
 #include "skel_counter_untrusted.lskel.h"
 #include "skel_counter_bad_insns.lskel.h"
@@ -23,20 +24,41 @@
 /* step's initial value in progs/skel_counter.bpf.c */
 #define STEP 3
 
+/* enum bpf_sig_verdict and enum bpf_sig_keyring (include/linux/bpf.h) */
+enum { SIG_VERIFIED = 1, KEYRING_BUILTIN = 1, KEYRING_USER = 4 };
+
+/* An LSM program that records the verdicts of this process's loads. */
+static struct skel_verdict *watch_loads(void)
+{
+	struct skel_verdict *v = skel_verdict__open_and_load();
+
+	if (!ASSERT_TRUE(v, "skel_verdict LSM skeleton"))
+		return NULL;
+	v->bss->target_tgid = getpid();
+	if (!ASSERT_OK(skel_verdict__attach(v), "attach lsm/bpf_prog_load")) {
+		skel_verdict__destroy(v);
+		return NULL;
+	}
+	return v;
+}
+
 static void getppid_n(int n)
 {
 	while (n--)
 		syscall(SYS_getppid);	/* not glibc's getppid(): no caching */
 }
 
-static int count_ids(int (*next)(__u32, __u32 *))
+/* The highest prog or map id: ids are allocated cyclically, so an object
+ * created later has a higher one (objects of earlier tests may still be
+ * freed asynchronously, so counting would not do).
+ */
+static __u32 max_id(int (*next)(__u32, __u32 *))
 {
-	__u32 id = 0;
-	int n = 0;
+	__u32 id = 0, max = 0;
 
 	while (!next(id, &id))
-		n++;
-	return n;
+		max = id;
+	return max;
 }
 
 static __u64 calls_of(int map_fd, __u32 tgid)
@@ -55,11 +77,15 @@ TEST(skeleton_signed_load_attach)
 {
 	__u32 tgid = getpid();
 	struct skel_counter *skel;
+	struct skel_verdict *v;
 	int err;
 
+	v = watch_loads();
+	if (!v)
+		return;
 	skel = skel_counter__open();
 	if (!ASSERT_TRUE(skel, "skel_counter__open"))
-		return;
+		goto out_v;
 	ASSERT_EQ(skel->keyring_id, 0, "default keyring id of the header (builtin)");
 	ASSERT_EQ(skel->data->step, STEP, ".data initial value, from the signed metadata");
 	ASSERT_EQ(skel->bss->hits, 0, ".bss initial value");
@@ -71,6 +97,10 @@ TEST(skeleton_signed_load_attach)
 		     skel->errstr ? skel->errstr : "");
 		goto out;
 	}
+	ASSERT_EQ(v->bss->loaders, 1, "one loader program loaded");
+	ASSERT_EQ(v->bss->loader_verdict, SIG_VERIFIED, "loader verdict at bpf_prog_load");
+	ASSERT_EQ(v->bss->loader_keyring, KEYRING_BUILTIN, "loader verified by the builtin keyring");
+	ASSERT_EQ(v->bss->progs, 1, "the loader loaded the object's one program");
 	ASSERT_EQ(skel->rodata->target_tgid, tgid, ".rodata set before load, seen after");
 	if (!ASSERT_OK(skel_counter__attach(skel), "skel_counter__attach"))
 		goto out;
@@ -90,6 +120,8 @@ TEST(skeleton_signed_load_attach)
 	ASSERT_EQ(skel->bss->hits, 5 * STEP + 10, "no hits after detach");
 out:
 	skel_counter__destroy(skel);
+out_v:
+	skel_verdict__destroy(v);
 }
 
 /*
@@ -101,6 +133,7 @@ TEST(skeleton_untrusted_key_session_keyring)
 {
 	__u32 tgid = getpid();
 	struct skel_counter_untrusted *skel;
+	struct skel_verdict *v = NULL;
 	unsigned char *der = NULL;
 	key_serial_t key;
 	int err, len;
@@ -123,6 +156,7 @@ TEST(skeleton_untrusted_key_session_keyring)
 	if (!ASSERT_OK(key, "add_key asymmetric into the session keyring"))
 		return;
 
+	v = watch_loads();
 	skel = skel_counter_untrusted__open();
 	if (!ASSERT_TRUE(skel, "skel_counter_untrusted__open"))
 		goto out_key;
@@ -133,6 +167,13 @@ TEST(skeleton_untrusted_key_session_keyring)
 		     strerrorname_np(-err), skel->errstr ? skel->errstr : "");
 		goto out;
 	}
+	if (v) {
+		ASSERT_EQ(v->bss->loader_verdict, SIG_VERIFIED, "loader verdict");
+		ASSERT_EQ(v->bss->loader_keyring, KEYRING_USER, "loader verified by a user keyring");
+		ASSERT_EQ(v->bss->loader_serial,
+			  keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0),
+			  "the keyring is this session's");
+	}
 	if (!ASSERT_OK(skel_counter_untrusted__attach(skel), "attach"))
 		goto out;
 	getppid_n(2);
@@ -140,14 +181,15 @@ TEST(skeleton_untrusted_key_session_keyring)
 out:
 	skel_counter_untrusted__destroy(skel);
 out_key:
+	skel_verdict__destroy(v);
 	ASSERT_OK(keyctl_revoke(key), "keyctl revoke");
 	ASSERT_OK(keyctl_unlink(key, KEY_SPEC_SESSION_KEYRING), "keyctl unlink");
 }
 
 /* load() of a tampered header: the errno, and no program or map left. */
 #define EXPECT_TAMPERED(name, err, what) do {					\
-	int ___progs = count_ids(bpf_prog_get_next_id);				\
-	int ___maps = count_ids(bpf_map_get_next_id);				\
+	__u32 ___prog = max_id(bpf_prog_get_next_id);				\
+	__u32 ___map = max_id(bpf_map_get_next_id);				\
 	struct name *___s = name##__open();					\
 										\
 	if (ASSERT_TRUE(___s, #name "__open")) {				\
@@ -156,8 +198,8 @@ out_key:
 			     what ": the step that failed");			\
 		name##__destroy(___s);						\
 	}									\
-	ASSERT_EQ(count_ids(bpf_prog_get_next_id), ___progs, what ": no program left"); \
-	ASSERT_EQ(count_ids(bpf_map_get_next_id), ___maps, what ": no map left"); \
+	ASSERT_TRUE(max_id(bpf_prog_get_next_id) <= ___prog, what ": no program left"); \
+	ASSERT_TRUE(max_id(bpf_map_get_next_id) <= ___map, what ": no map left");	\
 } while (0)
 
 TEST(skeleton_tampered_insns)

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What LSMs see when a signed light skeleton loads: the verdict of its
+ * loader (BPF_PROG_TYPE_SYSCALL, loaded by the caller) and of the programs
+ * the loader then loads.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+int target_tgid;
+int loaders;		/* loader programs seen */
+int loader_verdict;	/* enum bpf_sig_verdict of the last one */
+int loader_keyring;	/* enum bpf_sig_keyring */
+int loader_serial;	/* the resolved keyring serial */
+int progs;		/* other programs seen */
+
+SEC("lsm/bpf_prog_load")
+int BPF_PROG(skel_verdict, struct bpf_prog *prog, union bpf_attr *attr,
+	     struct bpf_token *token, int ret)
+{
+	if ((bpf_get_current_pid_tgid() >> 32) != target_tgid)
+		return ret;
+	if (prog->type != BPF_PROG_TYPE_SYSCALL) {
+		progs++;
+		return ret;
+	}
+	loaders++;
+	loader_verdict = prog->aux->sig_verdict;
+	loader_keyring = prog->aux->sig_keyring;
+	loader_serial = prog->aux->sig_keyring_serial;
+	return ret;
+}
+
+char LICENSE[] SEC("license") = "GPL";
