@@ -1,10 +1,10 @@
 # bpfsign kit: `make demo` and `make test` are all a fresh machine needs.
 # Every target installs or builds what it is missing first.
 
-.PHONY: all deps kernel tools guest-tests signer host-test guest-test test \
-	demo bench fuzz clean distclean help
+.PHONY: all deps kernel tools guest-tests signer gen-loader host-test guest-test \
+	test demo bench fuzz clean distclean help
 
-all: kernel tools signer guest-tests
+all: kernel tools signer gen-loader guest-tests
 
 help:
 	@echo "make demo        sign a program, boot the patched kernel, load it, reject a tampered copy"
@@ -28,10 +28,13 @@ tools: kernel
 signer: deps
 	@$(MAKE) -s -C signer
 
-guest-tests: tools signer
+gen-loader: tools signer
+	@$(MAKE) -s -C gen-loader
+
+guest-tests: tools signer gen-loader
 	@$(MAKE) -s -C tests/guest
 
-host-test: signer
+host-test: signer gen-loader
 	@scripts/run-tests.sh host
 
 guest-test: guest-tests
@@ -46,11 +49,13 @@ demo: guest-tests
 bench: signer
 	@$(MAKE) -s -C signer bench
 
-fuzz: signer
+fuzz: signer gen-loader
 	@$(MAKE) -s -C signer fuzz
+	@$(MAKE) -s -C gen-loader fuzz
 
 clean:
 	-@$(MAKE) -s -C signer clean
+	-@$(MAKE) -s -C gen-loader clean
 	-@$(MAKE) -s -C tests/guest clean
 	rm -rf build/initramfs* build/tools build/guest
 

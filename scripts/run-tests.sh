@@ -41,8 +41,15 @@ for s in "$@"; do
 			run_suite "$n" status_of "$build/suite-$n.log" sh "$t"
 		done ;;
 	guest)
-		rm -f "$build/suite-guest.log.rc"
-		run_suite guest status_of "$build/suite-guest.log" "$top/qemu/run-guest.sh" ;;
+		# Enforcement cannot be lowered once raised: its run-time test
+		# goes last, and the boot-parameter test gets a boot of its own.
+		rm -f "$build"/suite-guest*.log.rc
+		run_suite guest status_of "$build/suite-guest.log" \
+			"$top/qemu/run-guest.sh" all enforce_sysctl_runtime
+		export BPFSIGN_CMDLINE=bpf_sig_enforce=1
+		run_suite guest-enforce status_of "$build/suite-guest-enforce.log" \
+			"$top/qemu/run-guest.sh" enforce_boot_param
+		unset BPFSIGN_CMDLINE ;;
 	*) echo "run-tests: unknown suite $s" >&2; exit 2 ;;
 	esac
 done

@@ -83,15 +83,18 @@ int main(int argc, char **argv)
 		for (t = __start_bpfsign_tests; t < __stop_bpfsign_tests; t++)
 			if (!strcmp(argv[i], t->name))
 				break;
-		if (t == __stop_bpfsign_tests) {
+		if (t == __stop_bpfsign_tests && strcmp(argv[i], "all")) {
 			printf("not ok %d - %s # no such test\n", ++n, argv[i]);
 			failed++;
 		}
 	}
-	/* Named tests run in the order given, then any injected fault. */
+	/* Named tests run in the order given ("all": every default test),
+	 * then any injected fault.
+	 */
 	for (i = 0; i < argc; i++)
 		for (t = __start_bpfsign_tests; t < __stop_bpfsign_tests; t++)
-			if (!strcmp(argv[i], t->name))
+			if (!strcmp(argv[i], t->name) ||
+			    (!strcmp(argv[i], "all") && !t->explicit_only))
 				run_one(t, ++n, &passed, &failed);
 	for (t = __start_bpfsign_tests; t < __stop_bpfsign_tests; t++)
 		if (injected(t) || (!argc && !t->explicit_only))

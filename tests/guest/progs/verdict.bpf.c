@@ -9,6 +9,8 @@ int seen;
 int verdict;
 int keyring;
 int serial;
+int loader_id;
+int loader_verdict;
 
 SEC("lsm/bpf_prog_load")
 int BPF_PROG(on_prog_load, struct bpf_prog *prog, union bpf_attr *attr,
@@ -20,6 +22,8 @@ int BPF_PROG(on_prog_load, struct bpf_prog *prog, union bpf_attr *attr,
 	verdict = prog->aux->sig_verdict;
 	keyring = prog->aux->sig_keyring;
 	serial = prog->aux->sig_keyring_serial;
+	loader_id = prog->aux->loader_id;
+	loader_verdict = prog->aux->loader_verdict;
 	return ret;
 }
 
