@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bpfsign-policy load | unload | status */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <bpf/bpf.h>
+
+#include "cmds.h"
+#include "err.h"
+#include "file.h"
+#include "pins.h"
+#include "policies.h"
+
+#define PIN_DIR_OPT { "pin-dir", "DIR", "bpffs directory of the pins (default " DEFAULT_PIN_DIR ")", false }
+
+enum { L_POLICY, L_PIN_DIR, L_KEYRING_ID };
+
+static const struct opt load_opts[] = {
+	[L_POLICY] = { "policy", "FILE", "keyring-allowlist: the policy file (bpfsign-policy(8))", false },
+	[L_PIN_DIR] = PIN_DIR_OPT,
+	[L_KEYRING_ID] = { "keyring-id", "N", "keyring that verifies the policy's own signature (default: the header's, 0 = builtin)", false },
+};
+
+static const struct opt pin_dir_opts[] = { PIN_DIR_OPT };
+
+static const char *pin_dir(const struct parsed *p, int idx)
+{
+	return p->val[idx] ? p->val[idx] : DEFAULT_PIN_DIR;
+}
+
+static const struct policy_desc *find_policy(const struct cmd *cmd, const char *name)
+{
+	const struct policy_desc *d = policy_find(name);
+
+	if (!d)
+		usage_error(cmd, "unknown policy '%s' (deny-unsigned, keyring-allowlist, audit-log)",
+			    name);
+	return d;
+}
+
+/* keyring-allowlist without --policy: the most restrictive allowlist */
+static const char default_policy[] = "keyring allow builtin\nkeyring allow secondary\n";
+
+static int run_load(const struct cmd *cmd, const struct parsed *p)
+{
+	const struct policy_desc *d = find_policy(cmd, p->args[0]);
+	struct load_args a = {};
+	struct policy pol;
+	char dir[PATH_MAX];
+	struct stat st;
+	long id;
+	char *end;
+	int err;
+
+	if (!d)
+		return EXIT_USAGE;
+	if (p->val[L_POLICY] && !d->has_policy_file)
+		return usage_error(cmd, "--policy applies to keyring-allowlist only");
+	if (p->val[L_KEYRING_ID]) {
+		errno = 0;
+		id = strtol(p->val[L_KEYRING_ID], &end, 0);
+		if (errno || *end || !*p->val[L_KEYRING_ID] || id < INT_MIN || id > INT_MAX)
+			return usage_error(cmd, "bad --keyring-id '%s'", p->val[L_KEYRING_ID]);
+		a.set_keyring = true;
+		a.keyring_id = id;
+	}
+	if (p->val[L_POLICY])
+		err = policy_load_file(p->val[L_POLICY], &pol);
+	else
+		err = policy_parse("(default policy)", default_policy, strlen(default_policy), &pol);
+	if (err)
+		return err;
+	if (pol.nr_signers)
+		return pol_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, the kernel does not expose the signer's key id to LSMs; remove the line",
+			       p->val[L_POLICY], pol.signer_lines[0]);
+	a.pol = &pol;
+
+	err = pin_path(dir, sizeof(dir), pin_dir(p, L_PIN_DIR), d->name);
+	if (err)
+		return err;
+	if (!stat(dir, &st))
+		return pol_err(-EEXIST, "%s: already loaded, pinned in %s (bpfsign-policy unload %s)",
+			       d->name, dir, d->name);
+	err = pin_mkdir(pin_dir(p, L_PIN_DIR), dir);
+	if (err)
+		return err;
+	a.dir = dir;
+	err = d->load(d, &a);
+	if (err) {
+		/* keep the first reason: unpinning what was pinned detaches it */
+		char reason[1024];
+
+		snprintf(reason, sizeof(reason), "%s", pol_last_error());
+		unpin_all(dir);
+		return pol_err(err, "%s", reason);
+	}
+	printf("%s: loaded, pinned in %s\n", d->name, dir);
+	return 0;
+}
+
+/* The programs of the links pinned in dir, whose release ends the policy */
+static int link_prog_ids(const char *dir, __u32 *ids, int max)
+{
+	struct bpf_link_info info;
+	char path[PATH_MAX];
+	struct dirent *de;
+	int n = 0, fd;
+	__u32 len;
+	DIR *dd;
+
+	dd = opendir(dir);
+	if (!dd)
+		return 0;
+	while ((de = readdir(dd)) && n < max) {
+		if (strncmp(de->d_name, "link_", 5) || pin_path(path, sizeof(path), dir, de->d_name))
+			continue;
+		fd = bpf_obj_get(path);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_link_get_info_by_fd(fd, &info, &len))
+			ids[n++] = info.prog_id;
+		close(fd);
+	}
+	closedir(dd);
+	return n;
+}
+
+/*
+ * The last reference of a pinned link goes when bpffs frees the inode,
+ * after an RCU grace period, and the link is released from a workqueue:
+ * unlink() returns before the program is detached.  Wait until each
+ * program is gone (its id is freed after the link released it), so that
+ * "unloaded" means detached.
+ */
+static int wait_progs_gone(const struct policy_desc *d, const __u32 *ids, int n)
+{
+	int i, fd, tries;
+
+	for (i = 0; i < n; i++) {
+		for (tries = 0; tries < 1000; tries++) {
+			fd = bpf_prog_get_fd_by_id(ids[i]);
+			if (fd < 0 && errno == ENOENT)
+				break;
+			if (fd >= 0)
+				close(fd);
+			usleep(10000);
+		}
+		if (tries == 1000)
+			return pol_err(-EBUSY, "%s: prog %u still loaded 10 s after unpinning (another holder of its link or prog?)",
+				       d->name, ids[i]);
+	}
+	return 0;
+}
+
+static int run_unload(const struct cmd *cmd, const struct parsed *p)
+{
+	const struct policy_desc *d = find_policy(cmd, p->args[0]);
+	char dir[PATH_MAX];
+	__u32 prog_ids[4];
+	int err, nr;
+
+	if (!d)
+		return EXIT_USAGE;
+	err = pin_path(dir, sizeof(dir), pin_dir(p, 0), d->name);
+	if (err)
+		return err;
+	nr = link_prog_ids(dir, prog_ids, ARRAY_SIZE(prog_ids));
+	err = unpin_all(dir);
+	if (err == -ENOENT)
+		return pol_err(err, "%s: not loaded (no %s)", d->name, dir);
+	if (err)
+		return err;
+	err = wait_progs_gone(d, prog_ids, nr);
+	if (err)
+		return err;
+	printf("%s: unloaded\n", d->name);
+	return 0;
+}
+
+static const char *const stat_names[BPFSIGN_STAT_MAX] = {
+	"allow", "deny", "would-deny", "reject", "lost",
+};
+
+static void status_links(const char *dir)
+{
+	static const char *const links[] = {
+		"link_deny_unsigned", "link_keyring_allowlist", "link_audit_lsm", "link_audit_check",
+	};
+	struct bpf_link_info info;
+	char path[PATH_MAX];
+	__u32 len;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < ARRAY_SIZE(links); i++) {
+		if (pin_path(path, sizeof(path), dir, links[i]) || access(path, F_OK))
+			continue;
+		fd = bpf_obj_get(path);
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (fd < 0 || bpf_link_get_info_by_fd(fd, &info, &len))
+			printf("  %s: %s\n", links[i], strerror(errno));
+		else
+			printf("  %s: link %u, prog %u\n", links[i], info.id, info.prog_id);
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+static void status_maps(const char *dir)
+{
+	struct bpfsign_allow_config cfg;
+	char path[PATH_MAX];
+	__u32 i, zero = 0;
+	__u64 n;
+	int fd;
+
+	if (!pin_path(path, sizeof(path), dir, "map_config") && !access(path, F_OK)) {
+		fd = bpf_obj_get(path);
+		if (fd >= 0 && !bpf_map_lookup_elem(fd, &zero, &cfg))
+			printf("  mode %s, unsigned %s, children %s\n",
+			       cfg.permissive ? "permissive" : "enforce",
+			       cfg.allow_unsigned ? "allow" : "deny",
+			       cfg.allow_children ? "allow" : "deny");
+		if (fd >= 0)
+			close(fd);
+	}
+	if (pin_path(path, sizeof(path), dir, "map_stats"))
+		return;
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return;
+	printf(" ");
+	for (i = 0; i < BPFSIGN_STAT_MAX; i++) {
+		n = 0;
+		bpf_map_lookup_elem(fd, &i, &n);
+		printf(" %s %llu", stat_names[i], (unsigned long long)n);
+	}
+	printf("\n");
+	close(fd);
+}
+
+static int run_status(const struct cmd *cmd, const struct parsed *p)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	int i, err;
+
+	(void)cmd;
+	for (i = 0; i < nr_policy_descs; i++) {
+		err = pin_path(dir, sizeof(dir), pin_dir(p, 0), policy_descs[i].name);
+		if (err)
+			return err;
+		if (stat(dir, &st)) {
+			printf("%s: not loaded\n", policy_descs[i].name);
+			continue;
+		}
+		printf("%s: loaded, pinned in %s\n", policy_descs[i].name, dir);
+		status_links(dir);
+		status_maps(dir);
+	}
+	return 0;
+}
+
+const struct cmd cmd_load = {
+	.name = "load",
+	.run = run_load,
+	.summary = "Load the signed policy NAME (deny-unsigned, keyring-allowlist, audit-log): the\n"
+		   "kernel verifies its loader's signature; then configure it, attach it and pin\n"
+		   "its links and maps in DIR/NAME, so that it stays after this command exits.\n"
+		   "keyring-allowlist without --policy allows the builtin and secondary keyrings.",
+	.opts = load_opts,
+	.nr_opts = ARRAY_SIZE(load_opts),
+	.args = "NAME",
+	.min_args = 1,
+	.max_args = 1,
+};
+
+const struct cmd cmd_unload = {
+	.name = "unload",
+	.run = run_unload,
+	.summary = "Remove the pins of policy NAME: its links lose their last reference and\n"
+		   "detach.",
+	.opts = pin_dir_opts,
+	.nr_opts = ARRAY_SIZE(pin_dir_opts),
+	.args = "NAME",
+	.min_args = 1,
+	.max_args = 1,
+};
+
+const struct cmd cmd_status = {
+	.name = "status",
+	.run = run_status,
+	.summary = "List the policies pinned in DIR: their links and programs, mode and counters.",
+	.opts = pin_dir_opts,
+	.nr_opts = ARRAY_SIZE(pin_dir_opts),
+};

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfsign-policy log: a policy's "events" ring buffer as JSON lines.
+ * Reading consumes: records printed once are gone from the buffer.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "cmds.h"
+#include "err.h"
+#include "pins.h"
+#include "policies.h"
+
+enum { G_PIN_DIR, G_FOLLOW, G_COUNT };
+
+static const struct opt log_opts[] = {
+	[G_PIN_DIR] = { "pin-dir", "DIR", "bpffs directory of the pins (default " DEFAULT_PIN_DIR ")", false },
+	[G_FOLLOW] = { "follow", NULL, "wait for new records (until --count or a signal)", false },
+	[G_COUNT] = { "count", "N", "stop after N records", false },
+};
+
+struct log_state {
+	__u64 realtime_minus_boot;	/* ns */
+	long max, printed;
+};
+
+#define COUNT_REACHED 1000
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static const char *const decisions[] = { "allow", "deny", "would-deny", "reject" };
+static const char *const stages[] = { "lsm", "signature", "verifier", "loaded" };
+static const char *const policy_names[] = { NULL, "deny-unsigned", "keyring-allowlist", "audit-log" };
+
+#define NAME_OF(tab, i) ((i) < ARRAY_SIZE(tab) && (tab)[i] ? (tab)[i] : "unknown")
+
+static void json_str(const char *s, size_t max)
+{
+	size_t i;
+
+	putchar('"');
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static const char *verdict_str(__u32 v)
+{
+	return v == BPFSIGN_VERIFIED ? "verified" : v == BPFSIGN_UNSIGNED ? "unsigned" : "unknown";
+}
+
+static const char *keyring_str(__u32 k)
+{
+	const char *name = policy_keyring_name(k);
+
+	return k == BPFSIGN_KEYRING_NONE ? "none" : name ? name : "unknown";
+}
+
+static void print_event(const struct log_state *st, const struct bpfsign_event *e)
+{
+	__u64 ns = e->boot_ns + st->realtime_minus_boot;
+	time_t sec = ns / 1000000000ULL;
+	const char *type = libbpf_bpf_prog_type_str(e->prog_type);
+	char tbuf[32];
+	struct tm tm;
+	int i;
+
+	gmtime_r(&sec, &tm);
+	strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%S", &tm);
+	printf("{\"time\":\"%s.%06lluZ\",\"boot_ns\":%llu,\"policy\":\"%s\",\"pid\":%u,\"uid\":%u,\"comm\":",
+	       tbuf, (unsigned long long)(ns % 1000000000ULL / 1000),
+	       (unsigned long long)e->boot_ns, NAME_OF(policy_names, e->policy), e->pid, e->uid);
+	json_str(e->comm, sizeof(e->comm));
+	if (type)
+		printf(",\"prog_type\":\"%s\"", type);
+	else
+		printf(",\"prog_type\":%u", e->prog_type);
+	printf(",\"signed\":%s,\"verdict\":\"%s\",\"keyring\":\"%s\",\"serial\":%d,\"keyring_id\":%d",
+	       e->signed_load ? "true" : "false", verdict_str(e->verdict), keyring_str(e->keyring),
+	       e->serial, e->keyring_id);
+	printf(",\"loader_id\":%u,\"loader_verdict\":", e->loader_id);
+	if (e->loader_id)
+		printf("\"%s\"", verdict_str(e->loader_verdict));
+	else
+		printf("null");
+	printf(",\"decision\":\"%s\",\"stage\":\"%s\",\"errno\":%d,\"error\":",
+	       NAME_OF(decisions, e->decision), NAME_OF(stages, e->stage), -e->err);
+	if (e->err < 0 && strerrorname_np(-e->err))
+		printf("\"%s\"", strerrorname_np(-e->err));
+	else
+		printf("null");
+	printf(",\"digest\":\"");
+	for (i = 0; i < BPFSIGN_DIGEST_LEN; i++)
+		printf("%02x", e->digest[i]);
+	printf("\"}\n");
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct log_state *st = ctx;
+
+	if (size < sizeof(struct bpfsign_event))
+		return 0;	/* a record of another layout: skip it */
+	print_event(st, data);
+	st->printed++;
+	return st->max && st->printed >= st->max ? -COUNT_REACHED : 0;
+}
+
+static __u64 clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int run_log(const struct cmd *cmd, const struct parsed *p)
+{
+	const struct policy_desc *d = policy_find(p->nr_args ? p->args[0] : "audit-log");
+	const char *dir = p->val[G_PIN_DIR] ? p->val[G_PIN_DIR] : DEFAULT_PIN_DIR;
+	struct log_state st = {};
+	struct ring_buffer *rb;
+	char pdir[PATH_MAX], path[PATH_MAX];
+	char *end;
+	int fd, err;
+
+	if (!d)
+		return usage_error(cmd, "unknown policy '%s'", p->args[0]);
+	if (p->val[G_COUNT]) {
+		errno = 0;
+		st.max = strtol(p->val[G_COUNT], &end, 10);
+		if (errno || *end || st.max < 1)
+			return usage_error(cmd, "bad --count '%s' (a number >= 1)", p->val[G_COUNT]);
+	}
+	err = pin_path(pdir, sizeof(pdir), dir, d->name);
+	err = err ?: pin_path(path, sizeof(path), pdir, "map_events");
+	if (err)
+		return err;
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return pol_err(-errno, "%s: not loaded? %s: %s", d->name, path, strerror(errno));
+	st.realtime_minus_boot = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_BOOTTIME);
+	rb = ring_buffer__new(fd, on_event, &st, NULL);
+	if (!rb) {
+		err = pol_err(-errno, "%s: ring buffer: %s", path, strerror(errno));
+		goto out;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	err = ring_buffer__consume(rb);
+	while (p->val[G_FOLLOW] && err >= 0 && !stop)
+		err = ring_buffer__poll(rb, 200);
+	if (err == -COUNT_REACHED || (err == -EINTR && stop))
+		err = 0;
+	if (err < 0)
+		err = pol_err(err, "%s: ring buffer: %s", path, strerror(-err));
+	else
+		err = 0;
+	ring_buffer__free(rb);
+out:
+	close(fd);
+	return err;
+}
+
+const struct cmd cmd_log = {
+	.name = "log",
+	.run = run_log,
+	.summary = "Print the records of policy NAME (default audit-log) as JSON lines, and\n"
+		   "consume them: time, pid, comm, prog_type, verdict, keyring, serial,\n"
+		   "loader_id, loader_verdict, decision, stage, errno, digest (bpfsign-policy(8)).\n"
+		   "Without --follow, print what is buffered and exit.",
+	.opts = log_opts,
+	.nr_opts = ARRAY_SIZE(log_opts),
+	.args = "[NAME]",
+	.min_args = 0,
+	.max_args = 1,
+};

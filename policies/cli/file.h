@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BPFSIGN_POLICY_FILE_IO_H
+#define BPFSIGN_POLICY_FILE_IO_H
+
+#include "policy_file.h"
+
+/* Read and parse a policy file; 0 or -errno with the reason recorded. */
+int policy_load_file(const char *path, struct policy *pol);
+
+#endif

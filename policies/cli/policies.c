@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Each policy is a signed light skeleton (gen-loader, policies.mk): load it
+ * (the kernel verifies the loader's signature), configure its maps, attach,
+ * and pin the links and maps so that the policy outlives this process.
+ */
+#include <errno.h>
+#include <string.h>
+#include <bpf/bpf.h>
+
+#include "err.h"
+#include "opts.h"
+#include "pins.h"
+#include "policies.h"
+#include "deny_unsigned.lskel.h"
+#include "keyring_allowlist.lskel.h"
+#include "audit_log.lskel.h"
+
+static int load_err(const struct policy_desc *d, int err, const char *errstr)
+{
+	return pol_err(err, "%s: signed skeleton: %s: %s", d->name,
+		       errstr ? errstr : "load", strerror(-err));
+}
+
+static int attach_err(const struct policy_desc *d, int err)
+{
+	return pol_err(err < 0 ? err : -EINVAL, "%s: attach: %s", d->name,
+		       strerror(err < 0 ? -err : EINVAL));
+}
+
+/* Pin the shared maps of every policy, then its links. */
+#define PIN_COMMON(dir, s) ({							\
+	int ___e = pin_fd(dir, "map_events", (s)->maps.events.map_fd);		\
+	___e = ___e ?: pin_fd(dir, "map_stats", (s)->maps.stats.map_fd);	\
+	___e;									\
+})
+
+static int load_deny_unsigned(const struct policy_desc *d, const struct load_args *a)
+{
+	struct deny_unsigned *s = deny_unsigned__open();
+	int err;
+
+	if (!s)
+		return pol_err(-ENOMEM, "%s: open: out of memory", d->name);
+	if (a->set_keyring)
+		s->keyring_id = a->keyring_id;
+	err = deny_unsigned__load(s);
+	if (err) {
+		err = load_err(d, err, s->errstr);
+		goto out;
+	}
+	err = deny_unsigned__attach(s);
+	if (err) {
+		err = attach_err(d, err);
+		goto out;
+	}
+	err = PIN_COMMON(a->dir, s);
+	err = err ?: pin_fd(a->dir, "link_deny_unsigned", s->links.deny_unsigned_fd);
+out:
+	deny_unsigned__destroy(s);
+	return err;
+}
+
+/* The allowlist into the maps, then freeze them: bpf(2) cannot change them
+ * afterwards, only unloading the policy can.
+ */
+static int configure_allowlist(const struct policy_desc *d, struct keyring_allowlist *s,
+			       const struct policy *pol)
+{
+	struct bpfsign_allow_config cfg = {
+		.configured = 1,
+		.permissive = pol->permissive,
+		.allow_unsigned = pol->allow_unsigned,
+		.allow_children = pol->allow_children,
+	};
+	int cfd = s->maps.config.map_fd, kfd = s->maps.keyrings.map_fd, i;
+	__u32 zero = 0;
+
+	for (i = 0; i < pol->nr_rules; i++) {
+		const struct policy_rule *r = &pol->rules[i];
+		struct bpfsign_keyring_key key = {
+			.keyring = r->keyring, .any = r->any, .serial = r->any ? 0 : r->serial,
+		};
+		__u32 v = r->allow ? BPFSIGN_KEYRING_ALLOWED : BPFSIGN_KEYRING_DENIED;
+
+		if (bpf_map_update_elem(kfd, &key, &v, BPF_NOEXIST))
+			return pol_err(-errno, "%s: map 'keyrings': rule of line %d: %s",
+				       d->name, r->line, strerror(errno));
+	}
+	if (bpf_map_update_elem(cfd, &zero, &cfg, BPF_ANY))
+		return pol_err(-errno, "%s: map 'config': %s", d->name, strerror(errno));
+	if (bpf_map_freeze(kfd) || bpf_map_freeze(cfd))
+		return pol_err(-errno, "%s: freeze: %s", d->name, strerror(errno));
+	return 0;
+}
+
+static int load_keyring_allowlist(const struct policy_desc *d, const struct load_args *a)
+{
+	struct keyring_allowlist *s = keyring_allowlist__open();
+	int err;
+
+	if (!s)
+		return pol_err(-ENOMEM, "%s: open: out of memory", d->name);
+	if (a->set_keyring)
+		s->keyring_id = a->keyring_id;
+	err = keyring_allowlist__load(s);
+	if (err) {
+		err = load_err(d, err, s->errstr);
+		goto out;
+	}
+	err = configure_allowlist(d, s, a->pol);
+	if (err)
+		goto out;
+	err = keyring_allowlist__attach(s);
+	if (err) {
+		err = attach_err(d, err);
+		goto out;
+	}
+	err = PIN_COMMON(a->dir, s);
+	err = err ?: pin_fd(a->dir, "map_config", s->maps.config.map_fd);
+	err = err ?: pin_fd(a->dir, "map_keyrings", s->maps.keyrings.map_fd);
+	err = err ?: pin_fd(a->dir, "link_keyring_allowlist", s->links.keyring_allowlist_fd);
+out:
+	keyring_allowlist__destroy(s);
+	return err;
+}
+
+static int load_audit_log(const struct policy_desc *d, const struct load_args *a)
+{
+	struct audit_log *s = audit_log__open();
+	int err;
+
+	if (!s)
+		return pol_err(-ENOMEM, "%s: open: out of memory", d->name);
+	if (a->set_keyring)
+		s->keyring_id = a->keyring_id;
+	err = audit_log__load(s);
+	if (err) {
+		err = load_err(d, err, s->errstr);
+		goto out;
+	}
+	err = audit_log__attach(s);
+	if (err) {
+		err = attach_err(d, err);
+		goto out;
+	}
+	err = PIN_COMMON(a->dir, s);
+	err = err ?: pin_fd(a->dir, "link_audit_lsm", s->links.audit_lsm_fd);
+	err = err ?: pin_fd(a->dir, "link_audit_check", s->links.audit_check_fd);
+out:
+	audit_log__destroy(s);
+	return err;
+}
+
+const struct policy_desc policy_descs[] = {
+	{ "deny-unsigned", false, load_deny_unsigned },
+	{ "keyring-allowlist", true, load_keyring_allowlist },
+	{ "audit-log", false, load_audit_log },
+};
+const int nr_policy_descs = ARRAY_SIZE(policy_descs);
+
+const struct policy_desc *policy_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_policy_descs; i++)
+		if (!strcmp(name, policy_descs[i].name))
+			return &policy_descs[i];
+	return NULL;
+}

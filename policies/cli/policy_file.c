@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Policy files, one directive a line:
+ *
+ *   # comment                       (also after a directive)
+ *   mode enforce|permissive          default enforce
+ *   unsigned allow|deny              default deny
+ *   children allow|deny              default allow: programs of a VERIFIED loader
+ *   keyring allow|deny KEYRING [serial N]
+ *                                    KEYRING: builtin, secondary, platform, user,
+ *                                    or its enum bpf_sig_keyring number (1-255);
+ *                                    serial N (user keyrings, numbers): only the
+ *                                    keyring with that serial
+ *   signer KEYID                     hex key id; parsed, not enforceable
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "policy_file.h"
+
+#define MAX_WORDS 6
+#define MAX_LINE 512
+
+static const char *const keyring_names[] = {
+	[BPFSIGN_KEYRING_BUILTIN] = "builtin",
+	[BPFSIGN_KEYRING_SECONDARY] = "secondary",
+	[BPFSIGN_KEYRING_PLATFORM] = "platform",
+	[BPFSIGN_KEYRING_USER] = "user",
+};
+
+const char *policy_keyring_name(__u32 keyring)
+{
+	if (keyring < sizeof(keyring_names) / sizeof(keyring_names[0]))
+		return keyring_names[keyring];
+	return NULL;
+}
+
+void policy_init(struct policy *pol)
+{
+	memset(pol, 0, sizeof(*pol));
+	pol->allow_children = true;
+}
+
+/* A decimal number in [min, max], the whole word. */
+static bool parse_num(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!*s || strchr(s, '+'))
+		return false;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+static bool parse_keyring(const char *s, __u32 *keyring)
+{
+	long v;
+	__u32 i;
+
+	for (i = 1; i < sizeof(keyring_names) / sizeof(keyring_names[0]); i++) {
+		if (keyring_names[i] && !strcmp(s, keyring_names[i])) {
+			*keyring = i;
+			return true;
+		}
+	}
+	if (!parse_num(s, 1, 255, &v))
+		return false;
+	*keyring = v;
+	return true;
+}
+
+/* allow|deny */
+static int parse_action(const char *name, int line, const char *what, const char *s, bool *allow)
+{
+	if (!s)
+		return pol_err(-EINVAL, "%s:%d: %s: expected allow or deny", name, line, what);
+	if (!strcmp(s, "allow"))
+		*allow = true;
+	else if (!strcmp(s, "deny"))
+		*allow = false;
+	else
+		return pol_err(-EINVAL, "%s:%d: %s: expected allow or deny, got '%s'",
+			       name, line, what, s);
+	return 0;
+}
+
+static bool hex_keyid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n < 2 || n > 128 || n % 2)
+		return false;
+	return strspn(s, "0123456789abcdefABCDEF") == n;
+}
+
+static int parse_keyring_rule(const char *name, int line, char **w, int nw, struct policy *pol)
+{
+	struct policy_rule r = { .line = line, .any = true };
+	long serial;
+	int i, err;
+
+	err = parse_action(name, line, "keyring", nw > 1 ? w[1] : NULL, &r.allow);
+	if (err)
+		return err;
+	if (nw < 3)
+		return pol_err(-EINVAL, "%s:%d: keyring: expected a keyring after %s",
+			       name, line, w[1]);
+	if (!parse_keyring(w[2], &r.keyring))
+		return pol_err(-EINVAL, "%s:%d: keyring: unknown keyring '%s' (builtin, secondary, platform, user or 1-255)",
+			       name, line, w[2]);
+	if (nw > 3) {
+		if (strcmp(w[3], "serial") || nw != 5)
+			return pol_err(-EINVAL, "%s:%d: keyring: expected 'serial N' after %s",
+				       name, line, w[2]);
+		/* the system keyrings have one fixed serial each */
+		if (r.keyring < BPFSIGN_KEYRING_USER)
+			return pol_err(-EINVAL, "%s:%d: keyring: serial applies to user keyrings, not %s",
+				       name, line, w[2]);
+		if (!parse_num(w[4], 1, INT_MAX, &serial))
+			return pol_err(-EINVAL, "%s:%d: keyring: bad serial '%s' (1-%d)",
+				       name, line, w[4], INT_MAX);
+		r.any = false;
+		r.serial = serial;
+	}
+	for (i = 0; i < pol->nr_rules; i++) {
+		const struct policy_rule *o = &pol->rules[i];
+
+		if (o->keyring == r.keyring && o->any == r.any && o->serial == r.serial)
+			return pol_err(-EINVAL, "%s:%d: keyring: %s%s already given on line %d",
+				       name, line, w[2], r.any ? "" : " with this serial", o->line);
+	}
+	if (pol->nr_rules == BPFSIGN_MAX_KEYRINGS)
+		return pol_err(-EINVAL, "%s:%d: keyring: more than %d keyring lines",
+			       name, line, BPFSIGN_MAX_KEYRINGS);
+	pol->rules[pol->nr_rules++] = r;
+	return 0;
+}
+
+static int parse_line(const char *name, int line, char **w, int nw, struct policy *pol,
+		      int *seen_mode, int *seen_unsigned, int *seen_children)
+{
+	int err;
+
+	if (!strcmp(w[0], "keyring"))
+		return parse_keyring_rule(name, line, w, nw, pol);
+
+	if (!strcmp(w[0], "mode")) {
+		if (*seen_mode)
+			return pol_err(-EINVAL, "%s:%d: mode already given on line %d",
+				       name, line, *seen_mode);
+		if (nw != 2 || (strcmp(w[1], "enforce") && strcmp(w[1], "permissive")))
+			return pol_err(-EINVAL, "%s:%d: mode: expected enforce or permissive",
+				       name, line);
+		pol->permissive = !strcmp(w[1], "permissive");
+		*seen_mode = line;
+		return 0;
+	}
+	if (!strcmp(w[0], "unsigned") || !strcmp(w[0], "children")) {
+		int *seen = w[0][0] == 'u' ? seen_unsigned : seen_children;
+		bool *allow = w[0][0] == 'u' ? &pol->allow_unsigned : &pol->allow_children;
+
+		if (*seen)
+			return pol_err(-EINVAL, "%s:%d: %s already given on line %d",
+				       name, line, w[0], *seen);
+		err = parse_action(name, line, w[0], nw > 1 ? w[1] : NULL, allow);
+		if (err)
+			return err;
+		if (nw > 2)
+			return pol_err(-EINVAL, "%s:%d: %s: unexpected '%s'", name, line, w[0], w[2]);
+		*seen = line;
+		return 0;
+	}
+	if (!strcmp(w[0], "signer")) {
+		if (nw != 2 || !hex_keyid(w[1]))
+			return pol_err(-EINVAL, "%s:%d: signer: expected one hex key id", name, line);
+		if (pol->nr_signers == POLICY_MAX_SIGNERS)
+			return pol_err(-EINVAL, "%s:%d: signer: more than %d signer lines",
+				       name, line, POLICY_MAX_SIGNERS);
+		pol->signer_lines[pol->nr_signers++] = line;
+		return 0;
+	}
+	return pol_err(-EINVAL, "%s:%d: unknown directive '%s' (mode, unsigned, children, keyring, signer)",
+		       name, line, w[0]);
+}
+
+int policy_parse(const char *name, const char *text, size_t len, struct policy *pol)
+{
+	int line = 0, seen_mode = 0, seen_unsigned = 0, seen_children = 0, nw, err;
+	char buf[MAX_LINE + 1], *w[MAX_WORDS + 1], *tok, *save;
+	size_t off = 0, n;
+	const char *nl;
+
+	policy_init(pol);
+	while (off < len) {
+		line++;
+		nl = memchr(text + off, '\n', len - off);
+		n = nl ? (size_t)(nl - (text + off)) : len - off;
+		if (n > MAX_LINE)
+			return pol_err(-EINVAL, "%s:%d: line longer than %d bytes", name, line, MAX_LINE);
+		memcpy(buf, text + off, n);
+		buf[n] = 0;
+		off += n + (nl ? 1 : 0);
+		if (strlen(buf) != n)
+			return pol_err(-EINVAL, "%s:%d: NUL byte in the line", name, line);
+		if ((tok = strchr(buf, '#')))
+			*tok = 0;
+		nw = 0;
+		for (tok = strtok_r(buf, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+			if (nw == MAX_WORDS)
+				return pol_err(-EINVAL, "%s:%d: too many words", name, line);
+			w[nw++] = tok;
+		}
+		if (!nw)
+			continue;
+		w[nw] = NULL;
+		err = parse_line(name, line, w, nw, pol, &seen_mode, &seen_unsigned, &seen_children);
+		if (err)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The declarative policy file of keyring-allowlist (format: bpfsign-policy(8),
+ * policies/README.md).  The parser is a pure function of the text: no file,
+ * no kernel.
+ */
+#ifndef BPFSIGN_POLICY_FILE_H
+#define BPFSIGN_POLICY_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "policy.h"
+
+#define POLICY_MAX_SIZE (64 * 1024)
+#define POLICY_MAX_SIGNERS 8
+
+struct policy_rule {
+	__u32 keyring;		/* enum bpf_sig_keyring, or a number 1..255 */
+	bool any;		/* every serial of that keyring */
+	__s32 serial;
+	bool allow;
+	int line;
+};
+
+struct policy {
+	bool permissive;
+	bool allow_unsigned;
+	bool allow_children;
+	struct policy_rule rules[BPFSIGN_MAX_KEYRINGS];
+	int nr_rules;
+	/* parsed but not enforceable: the lines of the signer rules */
+	int signer_lines[POLICY_MAX_SIGNERS];
+	int nr_signers;
+};
+
+/* The defaults: enforce, unsigned deny, children allow, no keyring allowed. */
+void policy_init(struct policy *pol);
+
+/*
+ * Parse text (len bytes, need not be NUL-terminated) named name in
+ * messages.  0, or -EINVAL with pol_last_error() = "NAME:LINE: reason".
+ */
+int policy_parse(const char *name, const char *text, size_t len, struct policy *pol);
+
+/* "builtin", ..., or NULL for a number without a name */
+const char *policy_keyring_name(__u32 keyring);
+
+#endif /* BPFSIGN_POLICY_FILE_H */

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * deny-unsigned: every program must be signed (verdict VERIFIED) or loaded
+ * by a VERIFIED loader (the programs of a signed light skeleton); any other
+ * load fails with -EPERM.  The LSM alternative to kernel.bpf_sig_enforce:
+ * it can be removed again (by root) and logs its denials.
+ *
+ * Threat model: a process with CAP_BPF (or a token) that loads programs it
+ * wrote or altered.  Signatures are checked by the kernel against the
+ * keyring the caller names, so this policy admits a program signed by any
+ * key in any keyring the kernel accepts, session keyrings included: pair
+ * it with keyring-allowlist to restrict whose signatures count.
+ *
+ * Not protected against: root (CAP_SYS_ADMIN) can unpin the link
+ * (`bpfsign-policy unload deny-unsigned`, or rm in bpffs) and so detach the
+ * policy, load a kernel module, or write kernel memory; programs loaded
+ * before the policy was attached stay loaded; the kernel's own light
+ * skeletons (no loader, loaded from kernel memory) pass the LSM hook like
+ * any load and are admitted only if signed, so attach this policy after
+ * boot-time preloading.
+ */
+#include "vmlinux.h"
+#include "policy.bpf.h"
+
+SEC("lsm/bpf_prog_load")
+int BPF_PROG(deny_unsigned, struct bpf_prog *prog, union bpf_attr *attr,
+	     struct bpf_token *token, int ret)
+{
+	struct bpf_prog_aux *aux = prog->aux;
+
+	if (ret)
+		return ret;	/* an earlier BPF LSM program refused it */
+	if (aux->sig_verdict == BPF_SIG_VERIFIED || verified_loader(aux)) {
+		count(BPFSIGN_STAT_ALLOW);
+		return 0;
+	}
+	record(prog, attr, BPFSIGN_POLICY_DENY_UNSIGNED, BPFSIGN_DENY, BPFSIGN_STAGE_LSM, -EPERM);
+	return -EPERM;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The maps and helpers every policy has: "events", a ring buffer of its
+ * decisions that `bpfsign-policy log` prints, and "stats", its counters.
+ * Included once by each policies/ *.bpf.c, after vmlinux.h.
+ */
+#ifndef BPFSIGN_POLICY_BPF_H
+#define BPFSIGN_POLICY_BPF_H
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "policy.h"
+
+#define EPERM 1
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, BPFSIGN_EVENTS_SIZE);
+} events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BPFSIGN_STAT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+static __always_inline void count(__u32 stat)
+{
+	__u64 *n = bpf_map_lookup_elem(&stats, &stat);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
+/* The fields of a record that depend only on the program and the caller;
+ * prog is read with bpf_core_read() as fexit/bpf_check has no typed pointer.
+ */
+static __always_inline void event_fill(struct bpfsign_event *e, struct bpf_prog *prog,
+				       union bpf_attr *attr, __u8 policy)
+{
+	struct bpf_prog_aux *aux = BPF_CORE_READ(prog, aux);
+
+	e->boot_ns = bpf_ktime_get_boot_ns();
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->uid = (__u32)bpf_get_current_uid_gid();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_core_read(e->digest, sizeof(e->digest), &prog->digest);
+	e->prog_type = BPF_CORE_READ(prog, type);
+	e->verdict = BPF_CORE_READ(aux, sig_verdict);
+	e->keyring = BPF_CORE_READ(aux, sig_keyring);
+	e->serial = BPF_CORE_READ(aux, sig_keyring_serial);
+	e->loader_id = BPF_CORE_READ(aux, loader_id);
+	e->loader_verdict = BPF_CORE_READ(aux, loader_verdict);
+	e->keyring_id = BPF_CORE_READ(attr, keyring_id);
+	e->signed_load = BPF_CORE_READ(attr, signature) != 0;
+	e->policy = policy;
+}
+
+/* Count the decision and log it; a full ring buffer is counted as lost. */
+static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, __u8 policy,
+				   __u8 decision, __u8 stage, int err)
+{
+	struct bpfsign_event *e;
+
+	count(decision);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count(BPFSIGN_STAT_LOST);
+		return;
+	}
+	event_fill(e, prog, attr, policy);
+	e->decision = decision;
+	e->stage = stage;
+	e->err = err;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* Loaded by a loader program (bpf_sys_bpf) whose own verdict was VERIFIED */
+static __always_inline bool verified_loader(struct bpf_prog_aux *aux)
+{
+	return aux->loader_id && aux->loader_verdict == BPF_SIG_VERIFIED;
+}
+
+char LICENSE[] SEC("license") = "GPL";
+
+#endif /* BPFSIGN_POLICY_BPF_H */

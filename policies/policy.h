@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the BPF policies and bpfsign-policy share: the decision record they
+ * put into their "events" ring buffer, the counters of their "stats" array,
+ * and the keyring-allowlist's map layout.  Included by the BPF programs
+ * (after vmlinux.h) and by the CLI (after linux/types.h).
+ */
+#ifndef BPFSIGN_POLICY_H
+#define BPFSIGN_POLICY_H
+
+#define BPFSIGN_COMM_LEN	16
+#define BPFSIGN_DIGEST_LEN	32
+#define BPFSIGN_MAX_KEYRINGS	64
+#define BPFSIGN_EVENTS_SIZE	(64 * 1024)
+
+/* The kernel's enum bpf_sig_verdict and enum bpf_sig_keyring values, for
+ * the CLI (the BPF side has them from vmlinux.h).
+ */
+enum {
+	BPFSIGN_UNSIGNED	= 0,
+	BPFSIGN_VERIFIED	= 1,
+};
+
+enum {
+	BPFSIGN_KEYRING_NONE		= 0,
+	BPFSIGN_KEYRING_BUILTIN		= 1,
+	BPFSIGN_KEYRING_SECONDARY	= 2,
+	BPFSIGN_KEYRING_PLATFORM	= 3,
+	BPFSIGN_KEYRING_USER		= 4,
+};
+
+enum bpfsign_decision {
+	BPFSIGN_ALLOW		= 0,	/* the load went through */
+	BPFSIGN_DENY		= 1,	/* an LSM refused it */
+	BPFSIGN_WOULD_DENY	= 2,	/* a permissive policy would have refused it */
+	BPFSIGN_REJECT		= 3,	/* the kernel refused it, not an LSM */
+};
+
+enum bpfsign_stage {
+	BPFSIGN_STAGE_LSM	= 0,	/* decided at security_bpf_prog_load() */
+	BPFSIGN_STAGE_SIGNATURE	= 1,	/* refused before the LSM hook: fd_array,
+					 * signature, bpf_sig_enforce */
+	BPFSIGN_STAGE_VERIFIER	= 2,	/* admitted by LSMs, refused by the verifier */
+	BPFSIGN_STAGE_LOADED	= 3,	/* bpf_check() succeeded */
+};
+
+enum bpfsign_policy_id {
+	BPFSIGN_POLICY_DENY_UNSIGNED		= 1,
+	BPFSIGN_POLICY_KEYRING_ALLOWLIST	= 2,
+	BPFSIGN_POLICY_AUDIT_LOG		= 3,
+};
+
+struct bpfsign_event {
+	__u64 boot_ns;			/* bpf_ktime_get_boot_ns() */
+	__u32 pid;			/* tgid of the loading process */
+	__u32 uid;
+	char comm[BPFSIGN_COMM_LEN];
+	__u8 digest[BPFSIGN_DIGEST_LEN];	/* prog->digest, SHA-256 of the insns */
+	__u32 prog_type;
+	__u32 verdict;			/* enum bpf_sig_verdict */
+	__u32 keyring;			/* enum bpf_sig_keyring */
+	__s32 serial;			/* sig_keyring_serial */
+	__u32 loader_id;
+	__u32 loader_verdict;
+	__s32 keyring_id;		/* attr->keyring_id the caller asked for */
+	__s32 err;			/* 0 or the negative errno of the load */
+	__u8 decision;			/* enum bpfsign_decision */
+	__u8 stage;			/* enum bpfsign_stage */
+	__u8 policy;			/* enum bpfsign_policy_id */
+	__u8 signed_load;		/* attr->signature was given */
+};
+
+/* stats[] indices: decisions, counted by every policy */
+enum {
+	BPFSIGN_STAT_ALLOW	= BPFSIGN_ALLOW,
+	BPFSIGN_STAT_DENY	= BPFSIGN_DENY,
+	BPFSIGN_STAT_WOULD_DENY	= BPFSIGN_WOULD_DENY,
+	BPFSIGN_STAT_REJECT	= BPFSIGN_REJECT,
+	BPFSIGN_STAT_LOST	= 4,	/* events the ring buffer had no room for */
+	BPFSIGN_STAT_MAX	= 5,
+};
+
+/* keyring-allowlist: its one "config" element */
+struct bpfsign_allow_config {
+	__u32 configured;	/* 1 once the CLI wrote it: until then, deny all */
+	__u32 permissive;	/* 1: count and log, never deny */
+	__u32 allow_unsigned;	/* 1: unsigned programs (and an unsigned loader's) pass */
+	__u32 allow_children;	/* 1: programs loaded by a VERIFIED loader pass */
+};
+
+/* keyring-allowlist: a "keyrings" key; any = 1 matches every serial */
+struct bpfsign_keyring_key {
+	__u32 keyring;		/* enum bpf_sig_keyring */
+	__u32 any;
+	__s32 serial;
+};
+
+/* and its value */
+enum {
+	BPFSIGN_KEYRING_DENIED	= 0,
+	BPFSIGN_KEYRING_ALLOWED	= 1,
+};
+
+#endif /* BPFSIGN_POLICY_H */

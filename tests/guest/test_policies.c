@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF LSM policies of policies/, loaded and pinned by the CLI
+ * (/tests/bpfsign-policy) so that they enforce after it exits; then each
+ * policy's allow/deny matrix, checked with loads of this process:
+ *
+ *   unsigned      a socket filter without signature
+ *   builtin       skel_counter: loader signed by signing.key, builtin keyring,
+ *                 then its child loaded by the VERIFIED loader
+ *   session       skel_counter_untrusted: signed by untrusted.key, verified by
+ *                 this session's keyring (the certificate is enrolled into it)
+ *   untrusted/0   the same header against the builtin keyring: -ENOKEY at the
+ *                 signature check, before any LSM sees the load
+ *   mini child    the child of the unsigned mini loader (loaded before the
+ *                 policy: with deny-unsigned attached it could not load)
+ *   tampered      skel_counter_bad_signature: -EKEYREJECTED before the LSM
+ *
+ * The tests are explicit: an attached policy changes what every later
+ * test may load, so they run in a boot of their own
+ * (qemu/run-guest.sh policy_deny_unsigned ...).  Each one unloads every
+ * policy before and after it, also when an assertion failed.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <keyutils.h>
+#include <bpf/bpf.h>
+
+#include "runner.h"
+#include "util.h"
+#include "sign.h"
+#include "mini_loader.skel.h"
+#include "skel_counter.lskel.h"
+#include "skel_counter_untrusted.lskel.h"
+#include "skel_counter_bad_signature.lskel.h"
+
+#define CLI		"/tests/bpfsign-policy"
+#define PIN_DIR		"/sys/fs/bpf/bpfsign"
+#define POLICY_FILE	"/tmp/test.policy"
+#define STEP		3	/* skel_counter's .data step */
+
+static const char *const policies[] = { "deny-unsigned", "keyring-allowlist", "audit-log" };
+
+static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
+
+/* the output of the last cli() run, stdout and stderr */
+static char cli_out[65536];
+
+/* Run the CLI with the NULL-terminated arguments; its exit code, or -1. */
+static int cli(const char *arg, ...)
+{
+	const char *argv[16] = { CLI };
+	int argc = 1, fd, status;
+	ssize_t n, len = 0;
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, arg);
+	for (; arg && argc < 15; arg = va_arg(ap, const char *))
+		argv[argc++] = arg;
+	va_end(ap);
+	argv[argc] = NULL;
+
+	fd = open("/tmp/policy-cli.out", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(CLI, (char **)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		close(fd);
+		return -1;
+	}
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, cli_out + len, sizeof(cli_out) - 1 - len)) > 0)
+		len += n;
+	cli_out[len] = 0;
+	close(fd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The CLI must exit 0; else its output is shown. */
+#define CLI_OK(what, ...) ({							\
+	int ___rc = cli(__VA_ARGS__, NULL);					\
+	if (___rc != 0)								\
+		FAIL("%s: bpfsign-policy exit %d: %s", what, ___rc, cli_out);	\
+	___rc == 0;								\
+})
+
+static bool pinned(const char *name)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), PIN_DIR "/%s", name);
+	return !stat(path, &st);
+}
+
+/* Leave the kernel as the test found it: no policy attached. */
+static void unload_all(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(policies); i++) {
+		if (!pinned(policies[i]))
+			continue;
+		CLI_OK(policies[i], "unload", policies[i]);
+		ASSERT_TRUE(!pinned(policies[i]), "pins removed by unload");
+	}
+}
+
+static int write_policy(const char *text)
+{
+	int fd = open(POLICY_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* --- the loads of the matrix: 0 or -errno ------------------------------- */
+
+static int try_unsigned(void)
+{
+	int fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+static int try_builtin(void)
+{
+	struct skel_counter *s = skel_counter__open();
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = skel_counter__load(s);
+	skel_counter__destroy(s);
+	return err;
+}
+
+static int try_session(void)
+{
+	struct skel_counter_untrusted *s = skel_counter_untrusted__open();
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = skel_counter_untrusted__load(s);	/* keyring -3: the session's */
+	skel_counter_untrusted__destroy(s);
+	return err;
+}
+
+static int try_untrusted_builtin(void)
+{
+	struct skel_counter_untrusted *s = skel_counter_untrusted__open();
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = skel_counter_untrusted__load_keyring(s, 0);
+	skel_counter_untrusted__destroy(s);
+	return err;
+}
+
+static int try_tampered(void)
+{
+	struct skel_counter_bad_signature *s = skel_counter_bad_signature__open();
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = skel_counter_bad_signature__load(s);
+	skel_counter_bad_signature__destroy(s);
+	return err;
+}
+
+struct loader_args {
+	struct bpf_insn insns[2];
+	char license[4];
+	int prog_fd;
+};
+
+/* The unsigned mini loader's child: 0 or -errno. */
+static int try_mini_child(struct mini_loader *ml)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	struct loader_args args = {
+		.insns = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() },
+		.license = "GPL",
+	};
+
+	opts.ctx_in = &args;
+	opts.ctx_size_in = sizeof(args);
+	if (bpf_prog_test_run_opts(bpf_program__fd(ml->progs.load_child), &opts))
+		return -errno;
+	if (args.prog_fd < 0)
+		return args.prog_fd;
+	close(args.prog_fd);
+	return 0;
+}
+
+/* The signed skeleton loads, attaches and its child program runs. */
+static void builtin_counts(const char *what)
+{
+	struct skel_counter *s = skel_counter__open();
+	int i;
+
+	if (!ASSERT_TRUE(s, "skel_counter__open"))
+		return;
+	s->rodata->target_tgid = getpid();
+	if (ASSERT_EQ(skel_counter__load(s), 0, what) &&
+	    ASSERT_OK(skel_counter__attach(s), "attach")) {
+		for (i = 0; i < 3; i++)
+			syscall(SYS_getppid);
+		ASSERT_EQ(s->bss->hits, 3 * STEP, "the signed skeleton's child runs");
+	}
+	skel_counter__destroy(s);
+}
+
+/* --- fixtures ------------------------------------------------------------ */
+
+struct fixture {
+	struct mini_loader *ml;
+	key_serial_t key;
+	key_serial_t session;
+};
+
+/* Before any policy: the unsigned mini loader (libbpf probes and loads it
+ * unsigned) and untrusted.crt in this session's keyring.
+ */
+static bool setup(struct fixture *f)
+{
+	unsigned char *der = NULL;
+	int len;
+
+	memset(f, 0, sizeof(*f));
+	unload_all();
+	f->ml = mini_loader__open_and_load();
+	if (!ASSERT_TRUE(f->ml, "unsigned mini loader, before any policy"))
+		return false;
+	len = cert_der("untrusted", &der);
+	if (!ASSERT_GE(len, 1, "DER of /tests/keys/untrusted.crt"))
+		return false;
+	f->key = add_key("asymmetric", "policies-untrusted", der, len, KEY_SPEC_SESSION_KEYRING);
+	free(der);
+	if (!ASSERT_OK(f->key, "add_key asymmetric into the session keyring"))
+		return false;
+	f->session = keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0);
+	/* the baseline: without a policy every load of the matrix passes */
+	ASSERT_EQ(try_unsigned(), 0, "no policy: unsigned load");
+	ASSERT_EQ(try_session(), 0, "no policy: session-keyring skeleton");
+	return !test_failed();
+}
+
+static void teardown(struct fixture *f)
+{
+	unload_all();
+	mini_loader__destroy(f->ml);
+	if (f->key > 0) {
+		ASSERT_OK(keyctl_revoke(f->key), "keyctl revoke");
+		ASSERT_OK(keyctl_unlink(f->key, KEY_SPEC_SESSION_KEYRING), "keyctl unlink");
+	}
+	/* nothing attached any more: unsigned loads pass again */
+	ASSERT_EQ(try_unsigned(), 0, "after unload: unsigned load");
+}
+
+/* The loads that fail before the LSM hook, whatever the policy. */
+static void pre_lsm_failures(void)
+{
+	/* no key of the builtin keyring names untrusted.key: pkcs7 finds none
+	 * and bpf_check() returns before security_bpf_prog_load()
+	 */
+	ASSERT_ERR(try_untrusted_builtin(), ENOKEY, "untrusted key, builtin keyring");
+	/* the signature value does not verify: also before the LSM hook */
+	ASSERT_ERR(try_tampered(), EKEYREJECTED, "tampered signature");
+}
+
+/* --- deny-unsigned --------------------------------------------------------- */
+
+TEST_EXPLICIT(policy_deny_unsigned)
+{
+	struct fixture f;
+
+	if (!setup(&f))
+		goto out;
+	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+		goto out;
+	/* the CLI has exited: what follows is enforced by the pinned link */
+	ASSERT_HAS(cli_out, "deny-unsigned: loaded, pinned in " PIN_DIR "/deny-unsigned",
+		   "load output");
+
+	/* the same load passed in setup(): only the policy refuses it */
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load");
+	builtin_counts("builtin-signed skeleton and its child");
+	/* any keyring the kernel accepts: deny-unsigned does not look at it */
+	ASSERT_EQ(try_session(), 0, "session-keyring skeleton");
+	/* the loader is UNSIGNED, so its child is refused like any unsigned load */
+	ASSERT_ERR(try_mini_child(f.ml), EPERM, "unsigned loader's child");
+	pre_lsm_failures();
+	ASSERT_TRUE(!mini_loader__open_and_load(), "a new unsigned loader is refused");
+
+	if (CLI_OK("status", "status")) {
+		ASSERT_HAS(cli_out, "deny-unsigned: loaded", "status");
+		ASSERT_HAS(cli_out, "link_deny_unsigned: link ", "status lists the link");
+		ASSERT_HAS(cli_out, "keyring-allowlist: not loaded", "status of the others");
+	}
+	/* its own log: the refusals */
+	if (CLI_OK("log deny-unsigned", "log", "deny-unsigned")) {
+		ASSERT_HAS(cli_out, "\"decision\":\"deny\",\"stage\":\"lsm\",\"errno\":1,\"error\":\"EPERM\"",
+			   "deny-unsigned logs its denials");
+		ASSERT_HAS(cli_out, "\"prog_type\":\"socket_filter\",\"signed\":false", "the unsigned load");
+	}
+	/* a second load is refused while the first is pinned */
+	ASSERT_EQ(cli("load", "deny-unsigned", NULL), 1, "load twice");
+	ASSERT_HAS(cli_out, "already loaded", "the reason");
+out:
+	teardown(&f);
+}
+
+/* --- keyring-allowlist ----------------------------------------------------- */
+
+/* No --policy: the builtin and the secondary keyring, nothing else. */
+TEST_EXPLICIT(policy_keyring_allowlist_default)
+{
+	struct fixture f;
+
+	if (!setup(&f))
+		goto out;
+	if (!CLI_OK("load keyring-allowlist", "load", "keyring-allowlist"))
+		goto out;
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load (unsigned deny by default)");
+	builtin_counts("builtin keyring allowed, its child (children allow by default)");
+	/* verified, but by a user keyring: exactly what the allowlist is for */
+	ASSERT_ERR(try_session(), EPERM, "session-keyring skeleton");
+	/* an unsigned loader's children count as unsigned */
+	ASSERT_ERR(try_mini_child(f.ml), EPERM, "unsigned loader's child");
+	pre_lsm_failures();
+	if (CLI_OK("status", "status"))
+		ASSERT_HAS(cli_out, "mode enforce, unsigned deny, children allow", "status: config");
+	/* the allowlist is frozen: bpf(2) cannot rewrite it */
+	{
+		int fd = bpf_obj_get(PIN_DIR "/keyring-allowlist/map_keyrings");
+		struct { __u32 keyring, any; __s32 serial; } key = { 4, 1, 0 };
+		__u32 allowed = 1;
+
+		if (ASSERT_OK(fd, "open the pinned keyrings map")) {
+			/* frozen maps refuse syscall writes with EPERM */
+			ASSERT_ERR(bpf_map_update_elem(fd, &key, &allowed, 0), EPERM,
+				   "allow user keyrings by a map update");
+			close(fd);
+		}
+	}
+	ASSERT_ERR(try_session(), EPERM, "session-keyring skeleton, after the attempt");
+out:
+	teardown(&f);
+}
+
+/* A policy file: the session keyring by serial, unsigned allowed. */
+TEST_EXPLICIT(policy_keyring_allowlist_file)
+{
+	char text[512];
+	struct fixture f;
+
+	if (!setup(&f))
+		goto out;
+	snprintf(text, sizeof(text),
+		 "# test policy\n"
+		 "mode enforce\n"
+		 "unsigned allow\n"
+		 "keyring allow builtin\n"
+		 "keyring allow user serial %d   # this session\n", f.session);
+	if (!ASSERT_OK(write_policy(text), "write " POLICY_FILE) ||
+	    !CLI_OK("check", "check", "--policy", POLICY_FILE) ||
+	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		goto out;
+	ASSERT_EQ(try_unsigned(), 0, "unsigned load (unsigned allow)");
+	ASSERT_EQ(try_mini_child(f.ml), 0, "unsigned loader's child (unsigned allow)");
+	ASSERT_EQ(try_session(), 0, "session keyring, allowed by serial");
+	builtin_counts("builtin keyring");
+	pre_lsm_failures();
+	unload_all();
+
+	/* an exact deny wins over the keyring-wide allow; children deny */
+	snprintf(text, sizeof(text),
+		 "keyring allow user\n"
+		 "keyring deny user serial %d\n"
+		 "keyring allow builtin\n"
+		 "children deny\n", f.session);
+	if (!ASSERT_OK(write_policy(text), "write " POLICY_FILE) ||
+	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		goto out;
+	ASSERT_ERR(try_session(), EPERM, "session keyring, denied by serial");
+	/* the loader (builtin) is admitted; its child, loaded through
+	 * bpf_sys_bpf(), is what children deny refuses
+	 */
+	ASSERT_ERR(try_builtin(), EPERM, "builtin skeleton with children deny");
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load (default deny)");
+	unload_all();
+
+	/* a signer line is parsed, and refused: LSMs cannot see the signer */
+	ASSERT_OK(write_policy("keyring allow builtin\nsigner 0123abcd\n"), "write");
+	ASSERT_EQ(cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL), 1,
+		  "load of a policy with a signer line");
+	ASSERT_HAS(cli_out, ":2: signer: not enforceable", "the reason, with the line");
+	ASSERT_TRUE(!pinned("keyring-allowlist"), "nothing pinned");
+	/* a malformed file: nothing loaded either */
+	ASSERT_OK(write_policy("keyring allow builtin\nmode strict\n"), "write");
+	ASSERT_EQ(cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL), 1,
+		  "load of a malformed policy");
+	ASSERT_HAS(cli_out, POLICY_FILE ":2: mode: expected enforce or permissive", "the reason");
+	ASSERT_TRUE(!pinned("keyring-allowlist"), "nothing pinned");
+out:
+	teardown(&f);
+}
+
+/* Permissive: every load passes, what enforce would refuse is logged. */
+TEST_EXPLICIT(policy_keyring_allowlist_permissive)
+{
+	char pid[32];
+	struct fixture f;
+
+	if (!setup(&f))
+		goto out;
+	if (!ASSERT_OK(write_policy("mode permissive\nkeyring allow builtin\n"), "write") ||
+	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		goto out;
+	ASSERT_EQ(try_unsigned(), 0, "unsigned load, permissive");
+	ASSERT_EQ(try_session(), 0, "session keyring, permissive");
+	builtin_counts("builtin keyring, permissive");
+	if (CLI_OK("status", "status")) {
+		ASSERT_HAS(cli_out, "mode permissive", "status: mode");
+		ASSERT_HAS(cli_out, "would-deny 2 ", "status: two loads would have been denied");
+	}
+	snprintf(pid, sizeof(pid), "\"pid\":%d,", getpid());
+	if (CLI_OK("log", "log", "keyring-allowlist")) {
+		ASSERT_HAS(cli_out, pid, "records of this process");
+		ASSERT_HAS(cli_out, "\"prog_type\":\"socket_filter\",\"signed\":false,\"verdict\":\"unsigned\"",
+			   "the unsigned load");
+		ASSERT_HAS(cli_out, "\"keyring\":\"user\"", "the session-keyring loader");
+		ASSERT_HAS(cli_out, "\"decision\":\"would-deny\",\"stage\":\"lsm\",\"errno\":0",
+			   "logged as would-deny, errno 0");
+		ASSERT_TRUE(!strstr(cli_out, "\"decision\":\"deny\""), "nothing denied");
+	}
+out:
+	teardown(&f);
+}
+
+/* --- audit-log ------------------------------------------------------------- */
+
+/* cli_out as TAP comments, to see the lines a failed match looked at */
+static void dump_cli(void)
+{
+	const char *line, *end;
+
+	for (line = cli_out; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		printf("#     %.*s\n", (int)(end - line), line);
+	}
+}
+
+/* The line of cli_out that holds every needle (NULL-terminated), or NULL. */
+static const char *find_line(char *buf, size_t size, const char *needle, ...)
+{
+	const char *line, *end, *n;
+	va_list ap;
+	bool all;
+
+	for (line = cli_out; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		snprintf(buf, size, "%.*s", (int)(end - line), line);
+		all = true;
+		va_start(ap, needle);
+		for (n = needle; n && all; n = va_arg(ap, const char *))
+			all = strstr(buf, n) != NULL;
+		va_end(ap);
+		if (all)
+			return buf;
+	}
+	return NULL;
+}
+
+TEST_EXPLICIT(policy_audit_log)
+{
+	char pid[32], digest[80], line[1024], serial[32];
+	unsigned char d[32];
+	struct fixture f;
+	int i;
+
+	if (!setup(&f))
+		goto out;
+	if (!CLI_OK("load audit-log", "load", "audit-log"))
+		goto out;
+	/* then deny-unsigned, so that a load is denied; the audit-log sees
+	 * its loader as an accepted load of the CLI
+	 */
+	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+		goto out;
+
+	builtin_counts("accepted: builtin-signed skeleton");
+	ASSERT_ERR(try_unsigned(), EPERM, "denied: unsigned load");
+	ASSERT_ERR(try_tampered(), EKEYREJECTED, "rejected: tampered signature");
+	ASSERT_EQ(try_session(), 0, "accepted: session-keyring skeleton");
+
+	snprintf(pid, sizeof(pid), "\"pid\":%d,", getpid());
+	prog_digest(ret0, ARRAY_LEN(ret0), d);
+	strcpy(digest, "\"digest\":\"");
+	for (i = 0; i < 32; i++)
+		sprintf(digest + strlen(digest), "%02x", d[i]);
+	strcat(digest, "\"}");
+	snprintf(serial, sizeof(serial), "\"serial\":%d,", f.session);
+
+	if (!CLI_OK("log", "log"))
+		goto out;
+	/* accepted: the signed loader and the child it loaded */
+	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"syscall\",\"signed\":true,"
+			      "\"verdict\":\"verified\",\"keyring\":\"builtin\",\"serial\":0,"
+			      "\"keyring_id\":0,\"loader_id\":0,\"loader_verdict\":null,"
+			      "\"decision\":\"allow\",\"stage\":\"loaded\",\"errno\":0,\"error\":null",
+			      NULL), "accepted loader: its JSON line");
+	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"tracing\",\"signed\":false,"
+			      "\"verdict\":\"unsigned\"", "\"loader_verdict\":\"verified\","
+			      "\"decision\":\"allow\"", NULL), "accepted child of the verified loader");
+	ASSERT_TRUE(!find_line(line, sizeof(line), pid, "\"loader_id\":0,\"loader_verdict\":\"", NULL),
+		    "loader_verdict is null without a loader");
+	/* denied by deny-unsigned at the LSM hook, with the program's digest */
+	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"socket_filter\",\"signed\":false,"
+			      "\"verdict\":\"unsigned\",\"keyring\":\"none\"",
+			      "\"decision\":\"deny\",\"stage\":\"lsm\",\"errno\":1,\"error\":\"EPERM\"",
+			      digest, NULL), "denied unsigned load: its JSON line and digest");
+	/* tampered: a signed load refused by the signature check itself */
+	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"syscall\",\"signed\":true,"
+			      "\"verdict\":\"unsigned\",\"keyring\":\"none\"",
+			      "\"decision\":\"reject\",\"stage\":\"signature\",\"errno\":129,"
+			      "\"error\":\"EKEYREJECTED\"", NULL), "tampered load: its JSON line");
+	/* verified by this session's keyring, named by -3 */
+	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"verdict\":\"verified\",\"keyring\":\"user\"",
+			      serial, "\"keyring_id\":-3,", "\"decision\":\"allow\"", NULL),
+		    "session-keyring loader: keyring, serial and keyring_id");
+	/* the CLI's own load of deny-unsigned */
+	ASSERT_TRUE(find_line(line, sizeof(line), "\"comm\":\"bpfsign-policy\"",
+			      "\"prog_type\":\"syscall\",\"signed\":true,\"verdict\":\"verified\"", NULL),
+		    "the CLI's signed policy loader");
+	ASSERT_HAS(cli_out, "\"time\":\"", "records carry the wall-clock time");
+	if (test_failed())
+		dump_cli();
+
+	/* consumed: a second read has none of them; --count stops early */
+	if (CLI_OK("log again", "log"))
+		ASSERT_TRUE(!strstr(cli_out, pid), "records are consumed by log");
+	ASSERT_EQ(try_tampered(), -EKEYREJECTED, "a second tampered load");
+	ASSERT_ERR(try_unsigned(), EPERM, "a second unsigned load");
+	if (CLI_OK("log --count 1", "log", "--count", "1")) {
+		ASSERT_TRUE(find_line(line, sizeof(line), "\"error\":\"EKEYREJECTED\"", NULL),
+			    "the first record");
+		ASSERT_TRUE(!strstr(cli_out, "EPERM"), "only one record");
+	}
+	if (CLI_OK("log --follow --count 1", "log", "--follow", "--count", "1"))
+		ASSERT_HAS(cli_out, "\"error\":\"EPERM\"", "--follow returns the buffered record");
+out:
+	teardown(&f);
+}
