@@ -1,0 +1,301 @@
+#!/bin/sh
+# Host tests of policies/: the policy-file parser (bpfsign-policy check), the
+# help of every command, the signed policy headers (deterministic, verify),
+# and the initramfs hook with a stub keyctl.  Nothing is loaded into this
+# machine's kernel: only check, --help and usage errors run here, and strace
+# shows they make no bpf() call; load/unload/status/log run in the QEMU guest
+# (tests/guest/test_policies.c).  TAP, one line per test, and as the last
+# line "N passed, N failed".  Runs from any directory; needs
+# `make -C tests/guest` first (the CLI and the policy objects).
+#
+# Usage: tests/host/policies/run.sh [NAME-FILTER]
+set -u
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+build=${BPFSIGN_BUILD:-$top/build}
+keys=$top/keys-example
+cli=$build/guest/bpfsign-policy
+gl=$top/gen-loader/gen-loader
+pobj=$build/guest-obj/policies
+vmlinux=$build/kbuild/vmlinux
+man=$top/policies/bpfsign-policy.8
+hook=$top/policies/initramfs/bpf-keyring-hook
+names="deny_unsigned keyring_allowlist audit_log"
+filter=${1:-}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/policies-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+passed=0 failed=0 n=0
+
+# --- helpers: each failure message says what broke --------------------------
+
+run() {		# CMD...: $rc, and stdout/stderr in the files out and err
+	"$@" > out 2> err
+	rc=$?
+}
+
+expect_rc() {	# CODE WHAT
+	[ "$rc" = "$1" ] && return 0
+	echo "$2: expected exit $1, got $rc"
+	sed 's/^/stderr: /' err | head -n 8
+	return 1
+}
+
+expect_err() {	# TEXT: stderr says it
+	grep -qF -- "$1" err && return 0
+	echo "expected stderr to contain '$1', got:"
+	sed 's/^/stderr: /' err | head -n 8
+	return 1
+}
+
+# t NAME FUNCTION: run one test in its own directory and subshell
+t() {
+	local dir log
+	case $1 in *"$filter"*) ;; *) return ;; esac
+	n=$((n + 1))
+	dir=$tmp/t$n
+	mkdir "$dir"
+	log=$(cd "$dir" && (set -u; "$2") 2>&1)
+	if [ $? = 0 ]; then
+		passed=$((passed + 1))
+		echo "ok $n - $1"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n - $1"
+		printf '%s\n' "$log" | sed 's/^/#   /'
+	fi
+}
+
+# --- the tests --------------------------------------------------------------
+
+t_built() {
+	# a missing build is a failure, never a skip
+	[ -x "$cli" ] || { echo "no $cli (make -C tests/guest)"; return 1; }
+	for name in $names; do
+		[ -f "$pobj/$name.bpf.o" ] || { echo "no $pobj/$name.bpf.o"; return 1; }
+		[ -f "$pobj/$name.lskel.h" ] || { echo "no $pobj/$name.lskel.h"; return 1; }
+	done
+	file -L "$cli" | grep -q 'statically linked' ||
+		{ echo "$cli is not static: $(file -L "$cli")"; return 1; }
+}
+
+t_examples() {
+	local f
+	for f in "$top"/policies/examples/*.policy; do
+		run "$cli" check --policy "$f"
+		expect_rc 0 "check $(basename "$f")" || return 1
+		grep -q '^mode \(enforce\|permissive\)$' out || { echo "$f: no mode line in"; cat out; return 1; }
+	done
+	run "$cli" check --policy "$top/policies/examples/system-keyrings.policy"
+	printf '%s\n' "mode enforce" "unsigned deny" "children allow" \
+		"keyring allow builtin" "keyring allow secondary" > want
+	cmp -s out want || { echo "system-keyrings.policy:"; diff want out; return 1; }
+}
+
+t_defaults_and_roundtrip() {
+	printf '# nothing but a comment\n\n   \t\n' > empty.policy
+	run "$cli" check --policy empty.policy
+	expect_rc 0 "an empty policy" || return 1
+	printf '%s\n' "mode enforce" "unsigned deny" "children allow" > want
+	cmp -s out want || { echo "defaults:"; diff want out; return 1; }
+	# the printed form is itself a policy that prints the same
+	printf 'keyring allow 7 serial 42 # a future keyring type\nmode permissive\n' > p1
+	printf 'keyring deny user serial 2147483647\r\nchildren deny\nunsigned allow\n' >> p1
+	run "$cli" check --policy p1 && cp out p2 && expect_rc 0 "p1" || return 1
+	run "$cli" check --policy p2
+	cmp -s out p2 || { echo "not a fixed point:"; diff p2 out; return 1; }
+	grep -qx 'keyring allow 7 serial 42' p2 || { echo "numeric keyring lost:"; cat p2; return 1; }
+}
+
+# case FILE-CONTENT LINE MESSAGE: check rejects it, naming the line
+reject() {
+	printf "$1" > bad.policy
+	run "$cli" check --policy bad.policy
+	expect_rc 3 "$(printf "$1" | tr '\n' '|')" || return 1
+	expect_err "bad.policy:$2: $3"
+}
+
+t_malformed() {
+	reject 'mode enforce\nmode enforce\n' 2 "mode already given on line 1" &&
+	reject 'mode strict\n' 1 "mode: expected enforce or permissive" &&
+	reject 'mode\n' 1 "mode: expected enforce or permissive" &&
+	reject '# c\nunsigned maybe\n' 2 "unsigned: expected allow or deny, got 'maybe'" &&
+	reject 'unsigned allow now\n' 1 "unsigned: unexpected 'now'" &&
+	reject 'children\n' 1 "children: expected allow or deny" &&
+	reject 'keyring allow\n' 1 "keyring: expected a keyring after allow" &&
+	reject 'keyring permit builtin\n' 1 "keyring: expected allow or deny, got 'permit'" &&
+	reject '\n\nkeyring allow session\n' 3 "keyring: unknown keyring 'session'" &&
+	reject 'keyring allow 0\n' 1 "keyring: unknown keyring '0'" &&
+	reject 'keyring allow 256\n' 1 "keyring: unknown keyring '256'" &&
+	reject 'keyring allow builtin serial 1\n' 1 "keyring: serial applies to user keyrings, not builtin" &&
+	reject 'keyring allow user serial\n' 1 "keyring: expected 'serial N' after user" &&
+	reject 'keyring allow user serial 0\n' 1 "keyring: bad serial '0'" &&
+	reject 'keyring allow user serial -3\n' 1 "keyring: bad serial '-3'" &&
+	reject 'keyring allow user serial 2147483648\n' 1 "keyring: bad serial '2147483648'" &&
+	reject 'keyring allow user serial 12x\n' 1 "keyring: bad serial '12x'" &&
+	reject 'keyring allow user id 12\n' 1 "keyring: expected 'serial N' after user" &&
+	reject 'keyring allow builtin\nkeyring deny builtin\n' 2 "keyring: builtin already given on line 1" &&
+	reject 'keyring allow user serial 5\nkeyring deny user serial 5\n' 2 \
+		"keyring: user with this serial already given on line 1" &&
+	reject 'signer xyz\n' 1 "signer: expected one hex key id" &&
+	reject 'allow builtin\n' 1 "unknown directive 'allow'" &&
+	reject 'a b c d e f g\n' 1 "too many words" &&
+	reject 'mode enforce\nkeyring allow builtin\nsigner 0123abcd\n' 3 \
+		"signer: not enforceable, the kernel does not expose the signer's key id to LSMs"
+}
+
+t_limits() {
+	# a line longer than 512 bytes, the third
+	{ echo "mode enforce"; echo; head -c 600 /dev/zero | tr '\0' 'a'; echo; } > long.policy
+	run "$cli" check --policy long.policy
+	expect_rc 3 "long line" && expect_err "long.policy:3: line longer than 512 bytes" || return 1
+	printf 'mode enforce\nunsigned \000deny\n' > nul.policy
+	run "$cli" check --policy nul.policy
+	expect_rc 3 "NUL byte" && expect_err "nul.policy:2: NUL byte in the line" || return 1
+	i=0
+	: > many.policy
+	while [ $i -lt 65 ]; do echo "keyring allow user serial $((i + 1))" >> many.policy; i=$((i + 1)); done
+	run "$cli" check --policy many.policy
+	expect_rc 3 "65 keyring lines" && expect_err "many.policy:65: keyring: more than 64 keyring lines" || return 1
+	head -c 70000 /dev/zero | tr '\0' '\n' > big.policy
+	run "$cli" check --policy big.policy
+	expect_rc 1 "a 70000-byte file" && expect_err "big.policy: larger than 65536 bytes" || return 1
+	run "$cli" check --policy does-not-exist.policy
+	expect_rc 1 "missing file" && expect_err "bpfsign-policy check: does-not-exist.policy: No such file or directory"
+}
+
+t_help() {
+	run "$cli" --help
+	expect_rc 0 "--help" || return 1
+	for cmd in load unload status log check; do
+		grep -q "^Usage: bpfsign-policy $cmd" out || { echo "--help lacks $cmd"; return 1; }
+	done
+	for cmd in load unload status log check; do
+		run "$cli" "$cmd" --help
+		expect_rc 0 "$cmd --help" || return 1
+		head -n 1 out | grep -q "^Usage: bpfsign-policy $cmd" ||
+			{ echo "$cmd --help: first line $(head -n 1 out)"; return 1; }
+		grep -q '^Exit status:' out || { echo "$cmd --help: no exit status"; return 1; }
+		# every option of the usage line is described, and in the man page
+		for opt in $(head -n 1 out | grep -o -- '--[a-z-]*'); do
+			grep -q "^  $opt" out || { echo "$cmd --help: $opt not described"; return 1; }
+			grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$man" ||
+				{ echo "$cmd: $opt not in $man"; return 1; }
+		done
+	done
+	run "$cli" --version
+	expect_rc 0 "--version" && grep -q '^bpfsign-policy [0-9]' out
+}
+
+t_usage_errors() {
+	run "$cli"
+	expect_rc 2 "no command" || return 1
+	run "$cli" frobnicate
+	expect_rc 2 "unknown command" && expect_err "unknown command 'frobnicate'" || return 1
+	run "$cli" check
+	expect_rc 2 "check without --policy" && expect_err "--policy is required" || return 1
+	run "$cli" check --policy a --policy b
+	expect_rc 2 "--policy twice" && expect_err "--policy given twice" || return 1
+	run "$cli" check --policy a extra
+	expect_rc 2 "check with an argument" && expect_err "unexpected argument 'extra'" || return 1
+	run "$cli" status --bogus
+	expect_rc 2 "bad option" && expect_err "bad option '--bogus'" || return 1
+	run "$cli" unload
+	expect_rc 2 "unload without NAME" && expect_err "NAME is required" || return 1
+	run "$cli" log --count
+	expect_rc 2 "--count without value" && expect_err "option '--count' needs an argument"
+}
+
+# the commands that run on the host: none may call bpf()
+t_no_bpf_syscall() {
+	command -v strace > /dev/null || { echo "strace is not installed"; return 1; }
+	printf 'keyring allow builtin\n' > ok.policy
+	printf 'keyring allow nothing\n' > bad.policy
+	for args in "--help" "load --help" "unload --help" "status --help" "log --help" \
+		"check --help" "check --policy ok.policy" "check --policy bad.policy" \
+		"check" "frobnicate" "unload"; do
+		# shellcheck disable=SC2086
+		strace -f -qq -e trace=bpf -o trace "$cli" $args > /dev/null 2>&1
+		if grep -q 'bpf(' trace; then
+			echo "bpfsign-policy $args called bpf():"
+			cat trace
+			return 1
+		fi
+	done
+}
+
+t_headers_deterministic() {
+	for name in $names; do
+		"$gl" "$pobj/$name.bpf.o" -o a.h --name "$name" --key "$keys/signing.key" \
+			--cert "$keys/signing.crt" --btf "$vmlinux" || return 1
+		"$gl" "$pobj/$name.bpf.o" -o b.h --name "$name" --key "$keys/signing.key" \
+			--cert "$keys/signing.crt" --btf "$vmlinux" || return 1
+		cmp a.h b.h || { echo "$name: two runs differ"; return 1; }
+		cmp a.h "$pobj/$name.lskel.h" || { echo "$name: differs from the built header"; return 1; }
+	done
+}
+
+t_headers_verify() {
+	for name in $names; do
+		run "$gl" verify --cert "$keys/signing.crt" "$pobj/$name.lskel.h"
+		expect_rc 0 "gen-loader verify $name.lskel.h" || return 1
+		run "$gl" verify --cert "$keys/untrusted.crt" "$pobj/$name.lskel.h"
+		expect_rc 3 "$name.lskel.h against untrusted.crt" || return 1
+	done
+}
+
+# the hook with a keyctl that records its calls instead of making them
+stub_keyctl() {
+	cat > keyctl <<-'EOF'
+	#!/bin/sh
+	echo "$*" >> calls
+	case "$1" in
+	padd)	cat > /dev/null; [ -f fail-padd ] && exit 1; echo 12345 ;;
+	restrict_keyring) ;;
+	*)	exit 9 ;;
+	esac
+	EOF
+	chmod +x keyctl
+}
+
+t_initramfs_hook() {
+	sh -n "$hook" || return 1
+	stub_keyctl
+	mkdir certs empty
+	printf 'DER1' > certs/a.der
+	printf 'DER2' > certs/b.der
+	printf 'PEM' > certs/c.pem
+	run env KEYCTL=./keyctl "$hook" certs
+	expect_rc 0 "two certificates" || return 1
+	printf '%s\n' 'padd asymmetric  -9' 'padd asymmetric  -9' 'restrict_keyring -9' > want
+	cmp -s calls want || { echo "keyctl calls:"; diff want calls; return 1; }
+	expect_err "restricted the .bpf keyring (2 certificates)" || return 1
+	# nothing to enrol: still restricted, and a failure
+	rm calls
+	run env KEYCTL=./keyctl "$hook" empty
+	expect_rc 1 "no certificate" && expect_err "no certificate enrolled from empty" || return 1
+	grep -qx 'restrict_keyring -9' calls || { echo "not restricted"; cat calls; return 1; }
+	# a failed enrolment: the others enrolled, restricted, exit 1
+	rm calls
+	touch fail-padd
+	run env KEYCTL=./keyctl "$hook" certs
+	expect_rc 1 "failed padd" && expect_err "certs/a.der: keyctl padd failed" || return 1
+	tail -n 1 calls | grep -qx 'restrict_keyring -9' || { echo "not restricted last"; cat calls; return 1; }
+	run "$hook" prereqs
+	expect_rc 0 "prereqs" && [ ! -s out ]
+}
+
+t "built: static CLI and the three signed headers" t_built
+t "check: the examples" t_examples
+t "check: defaults, printed form is a fixed point" t_defaults_and_roundtrip
+t "check: malformed lines, with their line numbers" t_malformed
+t "check: long line, NUL, too many rules, big and missing files" t_limits
+t "--help of every command, options in the man page" t_help
+t "usage errors exit 2" t_usage_errors
+t "no bpf() syscall for check, --help, usage errors (strace)" t_no_bpf_syscall
+t "policy headers are deterministic" t_headers_deterministic
+t "policy headers verify against signing.crt only" t_headers_verify
+t "initramfs hook: enrol, restrict, failures (stub keyctl)" t_initramfs_hook
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
