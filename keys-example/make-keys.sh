@@ -5,6 +5,9 @@
 # but tests.  See README.md for making real keys.
 #
 # Usage: make-keys.sh [OUTDIR]      (default: the folder of this script)
+#
+# Existing keys are kept: the test kernel has their certificates built in,
+# so re-running the script only adds what is missing.
 set -eu
 
 out=${1:-$(dirname "$0")}
@@ -34,6 +37,7 @@ ca_ext() {
 
 # issue NAME SUBJECT KEYSPEC: a leaf key and a certificate signed by the CA
 issue() {
+	[ -f "$1.crt" ] && return 0
 	openssl genpkey $3 -out "$1.key" 2>/dev/null
 	openssl req -new -key "$1.key" -subj "$2" -out "$1.csr"
 	leaf_ext > "$1.ext"
@@ -46,6 +50,7 @@ issue() {
 rsa="-algorithm RSA -pkeyopt rsa_keygen_bits:2048"
 ec="-algorithm EC -pkeyopt ec_paramgen_curve:P-256"
 
+if [ ! -f ca.crt ]; then
 openssl genpkey $rsa -out ca.key 2>/dev/null
 ca_ext > ca.ext
 openssl req -new -x509 -key ca.key -subj "/O=bpfsign TEST ONLY/CN=bpfsign test CA" \
@@ -58,13 +63,16 @@ openssl req -new -x509 -key ca.key -subj "/O=bpfsign TEST ONLY/CN=bpfsign test C
 	$(ca_ext)
 	EOT
 rm -f ca.ext
+fi
 
 issue signing "/O=bpfsign TEST ONLY/CN=bpfsign test signing key (RSA)" "$rsa"
 issue signing-ec "/O=bpfsign TEST ONLY/CN=bpfsign test signing key (P-256)" "$ec"
 issue team "/O=bpfsign TEST ONLY/CN=bpfsign test team key (secondary keyring)" "$rsa"
+# Built in as trusted and listed as revoked: its signatures must fail.
+issue revoked "/O=bpfsign TEST ONLY/CN=bpfsign test revoked key" "$rsa"
 
 # Not issued by the CA and not built in: the kernel must refuse its signatures.
-openssl req -new -x509 -newkey rsa:2048 -nodes -keyout untrusted.key \
+[ -f untrusted.crt ] || openssl req -new -x509 -newkey rsa:2048 -nodes -keyout untrusted.key \
 	-subj "/O=bpfsign TEST ONLY/CN=bpfsign untrusted key" -days $days -sha256 \
 	-addext basicConstraints=critical,CA:FALSE \
 	-addext keyUsage=critical,digitalSignature \
@@ -73,4 +81,6 @@ openssl req -new -x509 -newkey rsa:2048 -nodes -keyout untrusted.key \
 # What the test kernel builds into .builtin_trusted_keys.  The signing certs
 # are listed themselves: signatures carry no certificates, so the kernel can
 # only find a signer that sits in the keyring.
-cat ca.crt signing.crt signing-ec.crt > kernel-trusted.pem
+cat ca.crt signing.crt signing-ec.crt revoked.crt > kernel-trusted.pem
+# What the test kernel builds into .blacklist (CONFIG_SYSTEM_REVOCATION_KEYS)
+cat revoked.crt > kernel-revoked.pem

@@ -64,7 +64,9 @@ apply_series() {
 
 configure() {
 	frag=$build/guest.config
-	sed "s|@TRUSTED_KEYS@|$top/keys-example/kernel-trusted.pem|" \
+	sed -e "s|@TRUSTED_KEYS@|$top/keys-example/kernel-trusted.pem|" \
+	    -e "s|@REVOKED_KEYS@|$top/keys-example/kernel-revoked.pem|" \
+	    -e "s|@BLACKLIST_HASHES@|$top/keys-example/kernel-blacklist-hashes|" \
 		"$top/qemu/guest.config" > "$frag.new"
 	if [ -f "$kout/.config" ] && cmp -s "$frag.new" "$frag"; then
 		rm "$frag.new"

@@ -27,3 +27,6 @@ step "3. tamper: flip the last byte of the signature, audit again"
 
 step "4. boot the patched kernel in QEMU and load both (built by the same rules)"
 BPFSIGN_QUIET=1 "$top/qemu/run-guest.sh" demo_signed demo_tampered
+
+step "5. enforcement: boot with bpf_sig_enforce=1; unsigned and tampered refused, audited"
+BPFSIGN_QUIET=1 BPFSIGN_CMDLINE=bpf_sig_enforce=1 "$top/qemu/run-guest.sh" demo_enforce

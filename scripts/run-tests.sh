@@ -49,6 +49,10 @@ for s in "$@"; do
 		export BPFSIGN_CMDLINE=bpf_sig_enforce=1
 		run_suite guest-enforce status_of "$build/suite-guest-enforce.log" \
 			"$top/qemu/run-guest.sh" enforce_boot_param
+		# The .bpf keyring, provisioned the way an initramfs would.
+		export BPFSIGN_CMDLINE=bpf.keyring_unsealed=1
+		run_suite guest-bpf-keyring status_of "$build/suite-guest-bpf-keyring.log" \
+			"$top/qemu/run-guest.sh" bpf_keyring_provisioned
 		unset BPFSIGN_CMDLINE ;;
 	*) echo "run-tests: unknown suite $s" >&2; exit 2 ;;
 	esac

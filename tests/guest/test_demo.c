@@ -9,6 +9,8 @@
 #include <sys/syscall.h>
 
 #include "runner.h"
+#include "util.h"
+#include "audit.h"
 #include "skel_counter.lskel.h"
 #include "skel_counter_bad_signature.lskel.h"
 
@@ -66,4 +68,40 @@ TEST_EXPLICIT(demo_tampered)
 	print_log();
 	ASSERT_EQ(err, -EKEYREJECTED, "tampered skeleton refused with -EKEYREJECTED");
 	skel_counter_bad_signature__destroy(skel);
+}
+
+/* Boot with bpf_sig_enforce=1: unsigned and tampered refused, audited. */
+TEST_EXPLICIT(demo_enforce)
+{
+	static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
+	struct skel_counter_bad_signature *bad;
+	struct skel_counter *skel;
+	int afd = audit_open(), err;
+	char rec[1024];
+
+	if (!ASSERT_OK(afd, "register as the audit daemon"))
+		return;
+	printf("# kernel.bpf_sig_enforce=1 (boot parameter)\n");
+
+	err = load_prog(ret0, ARRAY_LEN(ret0), NULL);
+	printf("# unsigned program: %s\n", err < 0 ? strerrorname_np(errno) : "loaded?!");
+	ASSERT_ERR(err, EPERM, "unsigned program refused");
+	if (!audit_find(afd, "op=LOAD res=0", rec, sizeof(rec), 2000))
+		printf("#   audit: %s\n", rec);
+
+	bad = skel_counter_bad_signature__open();
+	err = bad ? skel_counter_bad_signature__load(bad) : -ENOMEM;
+	printf("# tampered skeleton: %s\n", strerrorname_np(-err));
+	ASSERT_EQ(err, -EKEYREJECTED, "tampered skeleton refused");
+	if (!audit_find(afd, "sig=rejected", rec, sizeof(rec), 2000))
+		printf("#   audit: %s\n", rec);
+	skel_counter_bad_signature__destroy(bad);
+
+	skel = skel_counter__open_and_load();
+	printf("# signed skeleton: %s\n", skel ? "loaded, loader and children" : "refused?!");
+	ASSERT_TRUE(skel, "signed skeleton loads under enforcement");
+	if (!audit_find(afd, "loader-sig=verified", rec, sizeof(rec), 2000))
+		printf("#   audit: %s\n", rec);
+	skel_counter__destroy(skel);
+	audit_close(afd);
 }

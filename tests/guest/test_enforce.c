@@ -13,6 +13,7 @@
 
 #include "runner.h"
 #include "util.h"
+#include "audit.h"
 #include "verdict.skel.h"
 #include "mini_loader.skel.h"
 #include "skel_counter.lskel.h"
@@ -175,9 +176,18 @@ TEST_EXPLICIT(enforce_sysctl_runtime)
 /* Boot with bpf_sig_enforce=1 */
 TEST_EXPLICIT(enforce_boot_param)
 {
+	int afd = audit_open();
+	char rec[1024];
+
 	ASSERT_EQ(read_sysctl(), 1, "bpf_sig_enforce=1 on the command line");
 	ASSERT_ERR(load_prog(ret0, ARRAY_LEN(ret0), NULL), EPERM, "unsigned load");
 	ASSERT_HAS(vlog, "bpf_sig_enforce: program is not signed", "log line");
+	/* the denial reaches the audit log with its errno */
+	if (ASSERT_OK(afd, "register as the audit daemon")) {
+		ASSERT_OK(audit_find(afd, "op=LOAD res=0 errno=-1 sig=unsigned", rec, sizeof(rec),
+				     2000), "audit record of the refused unsigned load");
+		audit_close(afd);
+	}
 	/* an unsigned loader is itself refused */
 	ASSERT_TRUE(!mini_loader__open_and_load(), "unsigned mini loader refused");
 	signed_skeleton_counts();

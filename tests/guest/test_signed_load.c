@@ -16,160 +16,13 @@
 #include "util.h"
 #include "sign.h"
 #include "fixture.h"
+#include "signed.h"
 #include "verdict.skel.h"
+#include "audit.h"
+#include "skel_counter.lskel.h"
 
 /* KMALLOC_MAX_CACHE_SIZE on x86-64 with 4K pages */
 #define MAX_SIG_SIZE 8192
-
-enum { BUILTIN = 0, SECONDARY = 1 };
-
-struct load {
-	struct bpf_insn insns[8];
-	int cnt;
-	int fds[4];		/* fd_array, all bound (fd_array_cnt) */
-	int nfds;
-	unsigned char *sig;
-	int sig_len;
-	int keyring_id;
-};
-
-static int sys_prog_load(struct load *l)
-{
-	const size_t sz = offsetofend(union bpf_attr, keyring_id);
-	union bpf_attr attr;
-
-	memset(&attr, 0, sz);
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (uintptr_t)l->insns;
-	attr.insn_cnt = l->cnt;
-	attr.license = (uintptr_t)"GPL";
-	attr.fd_array = (uintptr_t)l->fds;
-	attr.fd_array_cnt = l->nfds;
-	attr.signature = (uintptr_t)l->sig;
-	attr.signature_size = l->sig_len;
-	attr.keyring_id = l->keyring_id;
-	attr.log_buf = (uintptr_t)vlog;
-	attr.log_size = sizeof(vlog);
-	attr.log_level = 1;
-	vlog[0] = 0;
-	return syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sz);
-}
-
-/* metadata map m of a load, holding fixture_meta(m, ...) */
-static int meta_map(const struct bpf_insn *insns, int cnt, int m, bool excl, bool freeze)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
-	unsigned char digest[32], value[META_SZ];
-	int fd, i, zero = 0;
-
-	prog_digest(insns, cnt, digest);
-	if (excl) {
-		opts.excl_prog_hash = digest;
-		opts.excl_prog_hash_size = 32;
-	}
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, m ? "meta1" : "meta0", 4, META_SZ, 1, &opts);
-	if (fd < 0)
-		return fd;
-	for (i = 0; i < META_SZ; i++)
-		value[i] = fixture_meta(m, i);
-	if (bpf_map_update_elem(fd, &zero, value, 0) || (freeze && bpf_map_freeze(fd))) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/*
- * A signed load of insns (the fixture when NULL) with nmeta metadata maps
- * exclusive to it, signed by key NAME over insns || metadata.
- */
-static bool make_load_insns(struct load *l, const struct bpf_insn *insns, int cnt,
-			    int nmeta, const char *name, int keyring_id)
-{
-	const struct bpf_insn fixture[] = FIXTURE_INSNS;
-	unsigned char payload[sizeof(l->insns) + 4 * META_SZ];
-	size_t len;
-	int m, i;
-
-	if (!insns) {
-		insns = fixture;
-		cnt = ARRAY_LEN(fixture);
-	}
-	memset(l, 0, sizeof(*l));
-	memcpy(l->insns, insns, cnt * sizeof(*insns));
-	l->cnt = cnt;
-	len = cnt * sizeof(*insns);
-	memcpy(payload, insns, len);
-	for (m = 0; m < nmeta; m++) {
-		l->fds[m] = meta_map(l->insns, l->cnt, m, true, true);
-		if (!ASSERT_OK(l->fds[m], "metadata map"))
-			return false;
-		for (i = 0; i < META_SZ; i++)
-			payload[len++] = fixture_meta(m, i);
-	}
-	l->nfds = nmeta;
-	l->keyring_id = keyring_id;
-	l->sig_len = cms_sign(name, payload, len, 0, &l->sig);
-	return ASSERT_GE(l->sig_len, 1, "cms_sign");
-}
-
-static bool make_load(struct load *l, int nmeta, const char *name, int keyring_id)
-{
-	return make_load_insns(l, NULL, 0, nmeta, name, keyring_id);
-}
-
-static void free_load(struct load *l)
-{
-	int i;
-
-	for (i = 0; i < l->nfds; i++)
-		close(l->fds[i]);
-	free(l->sig);
-}
-
-static __u32 last_id(int (*next)(__u32, __u32 *))
-{
-	__u32 id = 0, n;
-
-	while (!next(id, &n))
-		id = n;
-	return id;
-}
-
-/*
- * Load l, expecting -err (0: success), and check that a rejected load
- * leaves no program or map behind.
- */
-static void expect_load(struct load *l, int err, const char *log, const char *what)
-{
-	__u32 progs = last_id(bpf_prog_get_next_id), maps = last_id(bpf_map_get_next_id);
-	int fd = sys_prog_load(l);
-
-	if (!err) {
-		if (ASSERT_OK(fd, what)) {
-			LIBBPF_OPTS(bpf_test_run_opts, run);
-			char pkt[64] = {};
-
-			run.data_in = pkt;
-			run.data_size_in = sizeof(pkt);
-			if (ASSERT_OK(bpf_prog_test_run_opts(fd, &run), "run signed program"))
-				ASSERT_EQ(run.retval, fixture_meta(0, 0) | fixture_meta(0, 1) << 8 |
-					  fixture_meta(0, 2) << 16 | fixture_meta(0, 3) << 24,
-					  "program reads its signed metadata");
-			close(fd);
-		} else {
-			printf("#   log: %.300s\n", vlog);
-		}
-		return;
-	}
-	if (fd >= 0)
-		close(fd);
-	ASSERT_ERR(fd, err, what);
-	if (log)
-		ASSERT_HAS(vlog, log, what);
-	ASSERT_EQ(last_id(bpf_prog_get_next_id), progs, "no program left behind");
-	ASSERT_EQ(last_id(bpf_map_get_next_id), maps, "no map left behind");
-}
 
 TEST(signed_load_builtin_keyring_verdict)
 {
@@ -590,4 +443,63 @@ TEST(signed_load_write_in_flight)
 	printf("#   %d loads until a write in flight was seen\n", tries);
 	ASSERT_TRUE(seen, "-EPERM \"has a write in flight\" within 10 s");
 	free_load(&l);
+}
+
+/* The AUDIT_BPF record of each decision, as an audit daemon receives it */
+TEST(signed_load_audit_records)
+{
+	const struct bpf_insn insns[] = FIXTURE_INSNS;
+	char rec[1024], want[160], hex[65];
+	unsigned char digest[32];
+	int fd = audit_open(), i, prog;
+	struct load l;
+
+	if (!ASSERT_OK(fd, "register as the audit daemon"))
+		return;
+	prog_digest(insns, ARRAY_LEN(insns), digest);
+	for (i = 0; i < 32; i++)
+		sprintf(hex + 2 * i, "%02x", digest[i]);
+	if (!make_load(&l, 1, "signing", BUILTIN))
+		goto out;
+
+	prog = sys_prog_load(&l);
+	if (ASSERT_OK(prog, "signed load"))
+		close(prog);
+	snprintf(want, sizeof(want), "op=LOAD sig=verified keyring=builtin keyring-serial=0 digest=%s",
+		 hex);
+	if (ASSERT_OK(audit_find(fd, want, rec, sizeof(rec), 2000), "record of a verified load"))
+		printf("#   audit: %s\n", rec);
+
+	l.sig[l.sig_len - 1] ^= 1;
+	sys_prog_load(&l);
+	/* denied after the digest was computed: errno, verdict and digest */
+	snprintf(want, sizeof(want), "prog-id=0 op=LOAD res=0 errno=-%d sig=rejected", EKEYREJECTED);
+	if (ASSERT_OK(audit_find(fd, want, rec, sizeof(rec), 2000), "record of a denied load")) {
+		ASSERT_HAS(rec, hex, "denied record names the digest");
+		printf("#   audit: %s\n", rec);
+	}
+
+	l.sig_len = 0;
+	free(l.sig);
+	l.sig = NULL;
+	prog = sys_prog_load(&l);
+	if (ASSERT_OK(prog, "unsigned load"))
+		close(prog);
+	ASSERT_OK(audit_find(fd, "op=LOAD sig=unsigned keyring=none", rec, sizeof(rec), 2000),
+		  "record of an unsigned load");
+	free_load(&l);
+
+	/* a signed light skeleton: its children name the verified loader */
+	{
+		struct skel_counter *skel = skel_counter__open_and_load();
+
+		if (ASSERT_TRUE(skel, "signed skeleton")) {
+			if (ASSERT_OK(audit_find(fd, "loader-sig=verified", rec, sizeof(rec), 2000),
+				      "record of a verified loader's child"))
+				printf("#   audit: %s\n", rec);
+			skel_counter__destroy(skel);
+		}
+	}
+out:
+	audit_close(fd);
 }

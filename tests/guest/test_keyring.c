@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Keys and revocation: the .bpf keyring (KEY_SPEC_BPF_KEYRING), a revoked
+ * certificate in .blacklist, and one signed payload blacklisted by hash
+ * (keys-example/kernel-blacklist-hashes: the fixture with map 2's metadata).
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <keyutils.h>
+
+#include "runner.h"
+#include "util.h"
+#include "sign.h"
+#include "fixture.h"
+#include "signed.h"
+
+#ifndef KEY_SPEC_BPF_KEYRING
+#define KEY_SPEC_BPF_KEYRING -9
+#endif
+
+TEST(bpf_keyring_sealed_by_default)
+{
+	unsigned char *der;
+	struct load l;
+	int len;
+
+	if (!make_load(&l, 1, "signing", KEY_SPEC_BPF_KEYRING))
+		return;
+	/* a valid builtin signature: only the empty .bpf keyring refuses it */
+	expect_load(&l, ENOKEY, "the .bpf keyring is empty or not restricted", "sealed .bpf");
+	free_load(&l);
+
+	len = cert_der("signing", &der);
+	/* sealed: no write permission, and a reject-all restriction */
+	ASSERT_ERR(add_key("asymmetric", "bpfsign", der, len, KEY_SPEC_BPF_KEYRING), EACCES,
+		   "keyctl padd into the sealed .bpf keyring");
+	free(der);
+}
+
+TEST(revoked_certificate)
+{
+	struct load l;
+
+	/* revoked.crt is in .builtin_trusted_keys and in .blacklist */
+	if (make_load(&l, 1, "revoked", BUILTIN))
+		expect_load(&l, EKEYREJECTED, "signature verification failed", "revoked certificate");
+	free_load(&l);
+}
+
+TEST(blacklisted_signed_payload)
+{
+	const struct bpf_insn insns[] = FIXTURE_INSNS;
+	unsigned char payload[sizeof(insns) + META_SZ];
+	struct load l;
+	int i;
+
+	if (!make_load(&l, 1, "signing", BUILTIN))
+		return;
+	/* map 2's metadata: the payload whose hash is in .blacklist */
+	close(l.fds[0]);
+	l.fds[0] = meta_map(l.insns, l.cnt, 2, true, true);
+	memcpy(payload, insns, sizeof(insns));
+	for (i = 0; i < META_SZ; i++)
+		payload[sizeof(insns) + i] = fixture_meta(2, i);
+	free(l.sig);
+	l.sig_len = cms_sign("signing", payload, sizeof(payload), 0, &l.sig);
+	/* validly signed by a trusted key: only the hash entry refuses it */
+	expect_load(&l, EKEYREJECTED, "is blacklisted", "blacklisted payload hash");
+	free_load(&l);
+}
+
+/* Boot with bpf.keyring_unsealed=1; the test provisions like an initramfs. */
+TEST_EXPLICIT(bpf_keyring_provisioned)
+{
+	unsigned char *der;
+	struct load l;
+	int len, fd;
+
+	fd = open("/sys/module/bpf/parameters/keyring_unsealed", O_RDONLY);
+	if (ASSERT_OK(fd, "bpf.keyring_unsealed parameter")) {
+		char c = 0;
+
+		ASSERT_EQ(read(fd, &c, 1), 1, "read it");
+		ASSERT_EQ(c, 'Y', "bpf.keyring_unsealed=1");
+		close(fd);
+	}
+	if (!make_load(&l, 1, "team", KEY_SPEC_BPF_KEYRING))
+		return;
+	len = cert_der("team", &der);
+	ASSERT_OK(add_key("asymmetric", "bpfsign-team", der, len, KEY_SPEC_BPF_KEYRING),
+		  "keyctl padd asymmetric '' -9");
+	free(der);
+	/* enrolled but not restricted: inert */
+	expect_load(&l, ENOKEY, "the .bpf keyring is empty or not restricted", "unrestricted .bpf");
+
+	ASSERT_OK(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL),
+		  "keyctl restrict_keyring -9");
+	expect_load(&l, 0, NULL, "signed by the enrolled key, keyring .bpf");
+
+	len = cert_der("signing-ec", &der);
+	/* restricted: nothing more can be enrolled */
+	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EPERM,
+		   "enrolment after restrict_keyring");
+	free(der);
+	free_load(&l);
+
+	/* caller-supplied keyrings are refused for the whole boot */
+	len = cert_der("untrusted", &der);
+	add_key("asymmetric", "bpfsign-untrusted", der, len, KEY_SPEC_SESSION_KEYRING);
+	free(der);
+	if (make_load(&l, 1, "untrusted", KEY_SPEC_SESSION_KEYRING))
+		expect_load(&l, EPERM, "caller-supplied keyring", "session keyring under .bpf");
+	free_load(&l);
+
+	/* the system keyrings stay selectable */
+	if (make_load(&l, 1, "signing", BUILTIN))
+		expect_load(&l, 0, NULL, "builtin keyring under .bpf");
+	free_load(&l);
+}
