@@ -1,0 +1,38 @@
+#!/bin/sh
+# Developer tool: check that every patch of the series builds on its own.
+# For each commit on top of `base` in build/linux, in order, build the
+# kernel directories and the tools it touches (objects only, with ccache),
+# then return to the series' head.  Prints one TAP line per patch.
+set -u
+. "$(dirname "$0")/env.sh"
+
+head=$(git -C "$src" rev-parse HEAD)
+n=0 fail=0
+for c in $(git -C "$src" rev-list --reverse base..HEAD); do
+	n=$((n + 1))
+	subject=$(git -C "$src" log -1 --format=%s "$c")
+	git -C "$src" checkout -q "$c" || exit 1
+	dirs=$(git -C "$src" diff-tree --no-commit-id --name-only -r "$c" |
+		grep -E '\.(c|h)$' | grep -v '^tools/' | grep -v '^include/' |
+		xargs -r -n1 dirname | sort -u | sed 's|$|/|')
+	ok=1
+	# A header-only change still has to compile where it is used.
+	[ -n "$dirs" ] || dirs="kernel/bpf/"
+	kmake $dirs >/dev/null 2>"$build/check-series.err" || ok=0
+	if git -C "$src" diff-tree --no-commit-id --name-only -r "$c" | grep -q '^tools/lib/bpf/'; then
+		mkdir -p "$build/check-series-libbpf"
+		make -s -C "$src/tools/lib/bpf" OUTPUT="$build/check-series-libbpf/" \
+			CC="ccache gcc" BUILD_STATIC_ONLY=1 -j"$jobs" \
+			"$build/check-series-libbpf/libbpf.a" >/dev/null 2>>"$build/check-series.err" || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		echo "ok $n - $subject"
+	else
+		echo "not ok $n - $subject"
+		sed 's/^/#   /' "$build/check-series.err" | grep -E 'error|warning' | head -n 5
+		fail=$((fail + 1))
+	fi
+done
+git -C "$src" checkout -q "$head"
+echo "$((n - fail)) passed, $fail failed"
+[ $fail = 0 ]
