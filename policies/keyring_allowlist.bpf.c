@@ -2,7 +2,7 @@
 /*
  * keyring-allowlist: a signed program passes only if the keyring that
  * verified it is allowed: by type (builtin, secondary, platform, user) or
- * by the serial of a user keyring.  bpfsign-policy fills "config" and
+ * by the serial of a user keyring; bpf is the operator's .bpf keyring.  bpfsign-policy fills "config" and
  * "keyrings" from a policy file, freezes both and only then attaches.
  *
  *   signed, VERIFIED      exact (keyring, serial) entry, else the keyring's

@@ -8,9 +8,9 @@
  *   children allow|deny              default allow: programs of a VERIFIED loader
  *   keyring allow|deny KEYRING [serial N]
  *                                    KEYRING: builtin, secondary, platform, user,
- *                                    or its enum bpf_sig_keyring number (1-255);
- *                                    serial N (user keyrings, numbers): only the
- *                                    keyring with that serial
+ *                                    bpf, or its enum bpf_sig_keyring number
+ *                                    (1-255); serial N (user keyrings, numbers):
+ *                                    only the keyring with that serial
  *   signer KEYID                     hex key id; parsed, not enforceable
  */
 #include <errno.h>
@@ -29,6 +29,7 @@ static const char *const keyring_names[] = {
 	[BPFSIGN_KEYRING_SECONDARY] = "secondary",
 	[BPFSIGN_KEYRING_PLATFORM] = "platform",
 	[BPFSIGN_KEYRING_USER] = "user",
+	[BPFSIGN_KEYRING_BPF] = "bpf",
 };
 
 const char *policy_keyring_name(__u32 keyring)
@@ -114,14 +115,14 @@ static int parse_keyring_rule(const char *name, int line, char **w, int nw, stru
 		return pol_err(-EINVAL, "%s:%d: keyring: expected a keyring after %s",
 			       name, line, w[1]);
 	if (!parse_keyring(w[2], &r.keyring))
-		return pol_err(-EINVAL, "%s:%d: keyring: unknown keyring '%s' (builtin, secondary, platform, user or 1-255)",
+		return pol_err(-EINVAL, "%s:%d: keyring: unknown keyring '%s' (builtin, secondary, platform, user, bpf or 1-255)",
 			       name, line, w[2]);
 	if (nw > 3) {
 		if (strcmp(w[3], "serial") || nw != 5)
 			return pol_err(-EINVAL, "%s:%d: keyring: expected 'serial N' after %s",
 				       name, line, w[2]);
-		/* the system keyrings have one fixed serial each */
-		if (r.keyring < BPFSIGN_KEYRING_USER)
+		/* the named system keyrings have one fixed serial each */
+		if (r.keyring != BPFSIGN_KEYRING_USER && policy_keyring_name(r.keyring))
 			return pol_err(-EINVAL, "%s:%d: keyring: serial applies to user keyrings, not %s",
 				       name, line, w[2]);
 		if (!parse_num(w[4], 1, INT_MAX, &serial))

@@ -17,7 +17,7 @@
 #define POLICY_MAX_SIGNERS 8
 
 struct policy_rule {
-	__u32 keyring;		/* enum bpf_sig_keyring, or a number 1..255 */
+	__u32 keyring;		/* enum bpf_sig_keyring, 1..255 */
 	bool any;		/* every serial of that keyring */
 	__s32 serial;
 	bool allow;

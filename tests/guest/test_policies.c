@@ -241,9 +241,10 @@ struct fixture {
 };
 
 /* Before any policy: the unsigned mini loader (libbpf probes and loads it
- * unsigned) and untrusted.crt in this session's keyring.
+ * unsigned) and untrusted.crt in this session's keyring (not with
+ * bpf.keyring_unsealed=1, which refuses caller keyrings).
  */
-static bool setup(struct fixture *f)
+static bool setup_session(struct fixture *f, bool session)
 {
 	unsigned char *der = NULL;
 	int len;
@@ -253,6 +254,9 @@ static bool setup(struct fixture *f)
 	f->ml = mini_loader__open_and_load();
 	if (!ASSERT_TRUE(f->ml, "unsigned mini loader, before any policy"))
 		return false;
+	ASSERT_EQ(try_unsigned(), 0, "no policy: unsigned load");
+	if (!session)
+		return !test_failed();
 	len = cert_der("untrusted", &der);
 	if (!ASSERT_GE(len, 1, "DER of /tests/keys/untrusted.crt"))
 		return false;
@@ -262,9 +266,13 @@ static bool setup(struct fixture *f)
 		return false;
 	f->session = keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0);
 	/* the baseline: without a policy every load of the matrix passes */
-	ASSERT_EQ(try_unsigned(), 0, "no policy: unsigned load");
 	ASSERT_EQ(try_session(), 0, "no policy: session-keyring skeleton");
 	return !test_failed();
+}
+
+static bool setup(struct fixture *f)
+{
+	return setup_session(f, true);
 }
 
 static void teardown(struct fixture *f)
@@ -571,6 +579,91 @@ TEST_EXPLICIT(policy_audit_log)
 	}
 	if (CLI_OK("log --follow --count 1", "log", "--follow", "--count", "1"))
 		ASSERT_HAS(cli_out, "\"error\":\"EPERM\"", "--follow returns the buffered record");
+out:
+	teardown(&f);
+}
+
+/* --- the .bpf keyring ---------------------------------------------------- */
+
+#define KEY_SPEC_BPF_KEYRING	-9
+
+/*
+ * keyring allow bpf: the operator's keyring, enrolled and restricted here as
+ * policies/initramfs/bpf-keyring-hook does at boot.  Sealing cannot be
+ * undone: run alone, in a boot with BPFSIGN_CMDLINE=bpf.keyring_unsealed=1.
+ */
+TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
+{
+	unsigned char *der = NULL;
+	struct fixture f;
+	char flag[4] = "";
+	int fd, len, err;
+	key_serial_t key;
+
+	fd = open("/sys/module/bpf/parameters/keyring_unsealed", O_RDONLY);
+	if (!ASSERT_OK(fd, "the .bpf keyring's boot parameter"))
+		return;
+	if (read(fd, flag, sizeof(flag) - 1) < 0)
+		flag[0] = 0;
+	close(fd);
+	if (!ASSERT_TRUE(flag[0] == 'Y', "booted with bpf.keyring_unsealed=1"))
+		return;
+	if (!setup_session(&f, false))
+		goto out;
+	len = cert_der("untrusted", &der);
+	if (!ASSERT_GE(len, 1, "DER of untrusted.crt"))
+		goto out;
+	key = add_key("asymmetric", "", der, len, KEY_SPEC_BPF_KEYRING);
+	free(der);
+	if (!ASSERT_OK(key, "keyctl padd asymmetric \"\" -9") ||
+	    !ASSERT_OK(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL),
+		       "keyctl restrict_keyring -9"))
+		goto out;
+
+	/* no policy: the .bpf keyring verifies untrusted.key */
+	{
+		struct skel_counter_untrusted *s = skel_counter_untrusted__open();
+
+		if (!ASSERT_TRUE(s, "open"))
+			goto out;
+		err = skel_counter_untrusted__load_keyring(s, KEY_SPEC_BPF_KEYRING);
+		skel_counter_untrusted__destroy(s);
+		if (!ASSERT_EQ(err, 0, "no policy: signed skeleton, .bpf keyring"))
+			goto out;
+	}
+	/* the default allowlist (builtin, secondary) does not name it */
+	if (!CLI_OK("load", "load", "keyring-allowlist"))
+		goto out;
+	{
+		struct skel_counter_untrusted *s = skel_counter_untrusted__open();
+
+		err = s ? skel_counter_untrusted__load_keyring(s, KEY_SPEC_BPF_KEYRING) : -ENOMEM;
+		skel_counter_untrusted__destroy(s);
+		ASSERT_ERR(err, EPERM, "default allowlist: .bpf keyring");
+	}
+	unload_all();
+
+	/* examples/operator-keyring.policy */
+	if (!ASSERT_OK(write_policy("mode enforce\nkeyring allow bpf\nkeyring allow builtin\n"
+				    "unsigned deny\nchildren allow\n"), "write") ||
+	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE) ||
+	    !CLI_OK("load audit-log", "load", "audit-log"))
+		goto out;
+	{
+		struct skel_counter_untrusted *s = skel_counter_untrusted__open();
+
+		err = s ? skel_counter_untrusted__load_keyring(s, KEY_SPEC_BPF_KEYRING) : -ENOMEM;
+		skel_counter_untrusted__destroy(s);
+		ASSERT_EQ(err, 0, "keyring allow bpf: .bpf keyring");
+	}
+	/* caller keyrings: refused by the kernel before the LSM, as the
+	 * boot parameter makes .bpf the only non-system anchor
+	 */
+	ASSERT_ERR(try_session(), EPERM, "bpf.keyring_unsealed=1: session keyring");
+	builtin_counts("keyring allow builtin");
+	if (CLI_OK("log", "log"))
+		ASSERT_HAS(cli_out, "\"verdict\":\"verified\",\"keyring\":\"bpf\",\"serial\":-9,"
+			   "\"keyring_id\":-9,", "the audit record names the .bpf keyring");
 out:
 	teardown(&f);
 }

@@ -105,6 +105,10 @@ t_defaults_and_roundtrip() {
 	run "$cli" check --policy p2
 	cmp -s out p2 || { echo "not a fixed point:"; diff p2 out; return 1; }
 	grep -qx 'keyring allow 7 serial 42' p2 || { echo "numeric keyring lost:"; cat p2; return 1; }
+	printf 'keyring allow bpf\nkeyring allow 5\n' > p3
+	run "$cli" check --policy p3
+	# 5 is the kernel's BPF_SIG_KEYRING_BPF: the same rule twice
+	expect_rc 3 "bpf and 5" && expect_err "p3:2: keyring: 5 already given on line 1" || return 1
 }
 
 # case FILE-CONTENT LINE MESSAGE: check rejects it, naming the line
@@ -128,6 +132,7 @@ t_malformed() {
 	reject 'keyring allow 0\n' 1 "keyring: unknown keyring '0'" &&
 	reject 'keyring allow 256\n' 1 "keyring: unknown keyring '256'" &&
 	reject 'keyring allow builtin serial 1\n' 1 "keyring: serial applies to user keyrings, not builtin" &&
+	reject 'keyring allow bpf serial 9\n' 1 "keyring: serial applies to user keyrings, not bpf" &&
 	reject 'keyring allow user serial\n' 1 "keyring: expected 'serial N' after user" &&
 	reject 'keyring allow user serial 0\n' 1 "keyring: bad serial '0'" &&
 	reject 'keyring allow user serial -3\n' 1 "keyring: bad serial '-3'" &&
