@@ -53,6 +53,17 @@ for s in "$@"; do
 		export BPFSIGN_CMDLINE=bpf.keyring_unsealed=1
 		run_suite guest-bpf-keyring status_of "$build/suite-guest-bpf-keyring.log" \
 			"$top/qemu/run-guest.sh" bpf_keyring_provisioned
+		# BPF LSM policies (policies/) change what later tests may load.
+		unset BPFSIGN_CMDLINE
+		run_suite guest-policies status_of "$build/suite-guest-policies.log" \
+			"$top/qemu/run-guest.sh" policy_deny_unsigned \
+			policy_keyring_allowlist_default policy_keyring_allowlist_file \
+			policy_keyring_allowlist_permissive policy_audit_log
+		# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
+		export BPFSIGN_CMDLINE=bpf.keyring_unsealed=1
+		run_suite guest-policies-bpf-keyring status_of \
+			"$build/suite-guest-policies-bpf-keyring.log" \
+			"$top/qemu/run-guest.sh" policy_keyring_allowlist_bpf_keyring
 		unset BPFSIGN_CMDLINE ;;
 	*) echo "run-tests: unknown suite $s" >&2; exit 2 ;;
 	esac

@@ -79,8 +79,8 @@ bool test_failed(void);
 	bool ___ok = ___r < 0 && ___e == (err);				\
 	if (!___ok)							\
 		FAIL("%s: got %lld/%s, expected -%s", what, ___r,	\
-		     ___r < 0 ? strerrorname_np(___e) : "success",	\
-		     strerrorname_np(err));				\
+		     ___r < 0 ? (strerrorname_np(___e) ?: "?") : "success", \
+		     strerrorname_np(err) ?: "?");			\
 	___ok;								\
 })
 

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0
+/* __arena and __arena__nullable kfunc arguments, end to end. */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
+#define __arena __attribute__((address_space(1)))
+#define NUMA_NO_NODE (-1)
+#define PAGE_WORDS (4096 / 8)
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARENA);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 4);		/* pages */
+	__ulong(map_extra, 1ull << 44);	/* user address: low 32 bits zero */
+} arena SEC(".maps");
+
+void __arena *bpf_arena_alloc_pages(void *map, void __arena *addr, __u32 page_cnt,
+				    int node_id, __u64 flags) __ksym;
+int bpf_test_arena_write(__u64 __arena *p, __u64 val) __ksym;
+int bpf_test_arena_read(__u64 __arena *p, __u64 *out) __ksym;
+int bpf_test_arena_is_null(__u64 __arena *p) __ksym;
+int bpf_test_arena_unsafe(__u64 __arena *p) __ksym;
+
+int write_ret, read_ret, fault_ret;
+int null_of_null, null_of_page0, null_of_page1;
+__u64 seen_by_prog, seen_by_kfunc, base_value;
+
+SEC("syscall")
+int arena_args(void *ctx)
+{
+	__u64 __arena *page0, *page1;
+
+	/* a fresh arena: the first page is at arena offset 0 */
+	page0 = bpf_arena_alloc_pages(&arena, NULL, 2, NUMA_NO_NODE, 0);
+	if (!page0)
+		return 1;
+	page1 = page0 + PAGE_WORDS;
+
+	write_ret = bpf_test_arena_write(page1, 0x1122334455667788ull);
+	seen_by_prog = *page1;
+	*page1 = 42;
+	read_ret = bpf_test_arena_read(page1, &seen_by_kfunc);
+
+	null_of_null = bpf_test_arena_is_null(NULL);
+	null_of_page0 = bpf_test_arena_is_null(page0);
+	null_of_page1 = bpf_test_arena_is_null(page1);
+
+	/* __arena rebases NULL to the arena base, offset 0 */
+	bpf_test_arena_write(NULL, 7);
+	base_value = *page0;
+
+	/* page 3 was never allocated: the kfunc must not fault */
+	fault_ret = bpf_test_arena_write(page0 + 3 * PAGE_WORDS, 1);
+	return 0;
+}
+
+/* An __arena argument to a kfunc without KF_ARENA_NOFAULT */
+SEC("?syscall")
+int unsafe_kfunc(void *ctx)
+{
+	__u64 __arena *p = bpf_arena_alloc_pages(&arena, NULL, 1, NUMA_NO_NODE, 0);
+
+	return p ? bpf_test_arena_unsafe(p) : 1;
+}
+
+char LICENSE[] SEC("license") = "GPL";
