@@ -46,8 +46,9 @@ test: guest-tests
 demo: guest-tests
 	@scripts/demo.sh
 
-bench: signer
+bench: signer guest-tests
 	@$(MAKE) -s -C signer bench
+	@BPFSIGN_QUIET=1 qemu/run-guest.sh bench_arena_args
 
 fuzz: signer gen-loader
 	@$(MAKE) -s -C signer fuzz

@@ -46,8 +46,12 @@ out:
 	arena_args__destroy(skel);
 }
 
+static char log_buf[65536];
+
 static int load_one(struct bpf_object *obj, struct bpf_program *prog)
 {
+	log_buf[0] = 0;
+	bpf_program__set_log_buf(prog, log_buf, sizeof(log_buf));
 	bpf_program__set_autoload(prog, true);
 	return bpf_object__load(obj);
 }
@@ -59,21 +63,28 @@ TEST(arena_args_refused)
 
 	/* the program has no arena: nothing to rebase into */
 	bad = arena_args_bad__open();
-	if (ASSERT_TRUE(bad, "open"))
+	if (ASSERT_TRUE(bad, "open")) {
 		ASSERT_ERR(load_one(bad->obj, bad->progs.no_arena), EINVAL, "no arena");
+		ASSERT_HAS(log_buf, "arena pointer requires a program with an associated arena",
+			   "log line");
+	}
 	arena_args_bad__destroy(bad);
 
 	/* a context pointer is neither PTR_TO_ARENA nor a scalar */
-	bad = arena_args_bad__open();
-	if (ASSERT_TRUE(bad, "open"))
-		ASSERT_ERR(load_one(bad->obj, bad->progs.ctx_pointer), EINVAL, "ctx pointer");
-	arena_args_bad__destroy(bad);
+	skel = arena_args__open();
+	if (ASSERT_TRUE(skel, "open")) {
+		ASSERT_ERR(load_one(skel->obj, skel->progs.ctx_pointer), EINVAL, "ctx pointer");
+		ASSERT_HAS(log_buf, "is not a pointer to arena or scalar", "log line");
+	}
+	arena_args__destroy(skel);
 
 	/* a kfunc that might dereference the pointer directly */
 	skel = arena_args__open();
-	if (ASSERT_TRUE(skel, "open"))
+	if (ASSERT_TRUE(skel, "open")) {
 		ASSERT_ERR(load_one(skel->obj, skel->progs.unsafe_kfunc), EINVAL,
 			   "kfunc without KF_ARENA_NOFAULT");
+		ASSERT_HAS(log_buf, "is not KF_ARENA_NOFAULT", "log line");
+	}
 	arena_args__destroy(skel);
 }
 
@@ -95,9 +106,12 @@ TEST(arena_args_need_the_jit)
 	if (!ASSERT_TRUE(skel, "open") || !ASSERT_OK(set_jit("0"), "bpf_jit_enable=0"))
 		goto out;
 	/* the interpreter cannot rebase: kfunc calls, and so __arena
-	 * arguments, need the JIT (-ENOTSUPP, 524, "JIT is required")
+	 * arguments, need the JIT
 	 */
+	log_buf[0] = 0;
+	bpf_program__set_log_buf(skel->progs.arena_args, log_buf, sizeof(log_buf));
 	ASSERT_ERR(arena_args__load(skel), ENOTSUPP, "arena program with the JIT off");
+	ASSERT_HAS(log_buf, "JIT is required", "log line");
 	ASSERT_OK(set_jit("1"), "bpf_jit_enable=1");
 out:
 	arena_args__destroy(skel);

@@ -111,6 +111,11 @@ TEST(signed_load_sign_file)
 	host_signature("payload.bin.p7s", "scripts/sign-file -d signature");
 }
 
+TEST(signed_load_bpfsign)
+{
+	host_signature("payload.bpfsign.p7s", "bpfsign sign signature");
+}
+
 TEST(signed_load_tampering)
 {
 	struct load l;

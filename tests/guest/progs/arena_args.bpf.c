@@ -63,4 +63,21 @@ int unsafe_kfunc(void *ctx)
 	return p ? bpf_test_arena_unsafe(p) : 1;
 }
 
+/* With an arena, but R1 is the context pointer: neither PTR_TO_ARENA nor a
+ * scalar.  Written in assembly: C would cast it into the arena first.
+ */
+SEC("?syscall")
+__attribute__((naked)) int ctx_pointer(void *ctx)
+{
+	asm volatile (
+	"r2 = %[arena] ll;"
+	"r2 = 1;"
+	"call %[bpf_test_arena_write];"
+	"r0 = 0;"
+	"exit;"
+	:
+	: [arena]"i"(&arena), [bpf_test_arena_write]"i"(bpf_test_arena_write)
+	: "memory");
+}
+
 char LICENSE[] SEC("license") = "GPL";

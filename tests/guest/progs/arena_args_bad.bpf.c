@@ -13,11 +13,4 @@ int no_arena(void *ctx)
 	return bpf_test_arena_write((__u64 *)0x1000, 1);
 }
 
-/* neither PTR_TO_ARENA nor a scalar */
-SEC("?syscall")
-int ctx_pointer(void *ctx)
-{
-	return bpf_test_arena_write(ctx, 1);
-}
-
 char LICENSE[] SEC("license") = "GPL";
