@@ -23,19 +23,16 @@ static const struct exit_code exits[] = {
 	{ 0, 0, NULL },
 };
 
-static int run(const struct cmd *cmd, int argc, char **argv)
+static int run(const struct cmd *cmd, const struct parsed *a)
 {
 	struct bpfsign_info info;
 	unsigned char *sig;
-	struct parsed a;
 	struct out o;
 	size_t len;
 	int err;
 
-	err = opts_parse(cmd, argc, argv, &a);
-	if (err)
-		return err == 1 ? 0 : err;
-	err = bpfsign__read_file(a.args[0], BPFSIGN_MAX_SIG_SIZE, &sig, &len);
+	(void)cmd;
+	err = read_file(a->args[0], BPFSIGN_MAX_SIG_SIZE, &sig, &len);
 	if (err)
 		return err;
 	err = bpfsign_inspect(sig, len, &info);
@@ -43,14 +40,15 @@ static int run(const struct cmd *cmd, int argc, char **argv)
 	if (err)
 		return err;
 
-	out_begin(&o, stdout, a.val[O_JSON]);
-	out_str(&o, "signature", a.args[0]);
+	out_begin(&o, stdout, a->val[O_JSON]);
+	out_str(&o, "signature", a->args[0]);
 	out_info(&o, &info);
 	out_end(&o);
 	return info.kernel_ok ? 0 : 1;
 }
 
 const struct cmd cmd_inspect = {
+	.prog = "bpfsign",
 	.name = "inspect",
 	.run = run,
 	.summary = "Describe the signature SIG: algorithms, signer key id, sizes, and\n"

@@ -9,7 +9,6 @@
 
 #include "cmds.h"
 #include "internal.h"
-#include "util.h"
 
 enum { O_KEY, O_CERT, O_DIGEST, O_OUT };
 
@@ -61,56 +60,52 @@ static int sign_one(struct bpfsign_signer *s, struct pending *p,
 	size_t len;
 	int err;
 
-	err = bpfsign__read_file(p->payload, INT_MAX, &data, &len);
+	err = read_file(p->payload, INT_MAX, &data, &len);
 	if (err)
 		return err;
 	err = bpfsign_sign(s, data, len, &p->sig, &p->sig_len);
 	free(data);
 	if (err) {
 		snprintf(why, sizeof(why), "%s", bpfsign_last_error());
-		return bpfsign__err(err, "%s: %s", p->payload, why);
+		return kit_err(err, "%s: %s", p->payload, why);
 	}
 	p->dest = dest_name(out, p->payload);
 	if (!p->dest)
-		return bpfsign__err(-ENOMEM, "%s: %s", p->payload,
-				    strerror(ENOMEM));
+		return kit_err(-ENOMEM, "%s: %s", p->payload,
+			       strerror(ENOMEM));
 	return 0;
 }
 
-static int run(const struct cmd *cmd, int argc, char **argv)
+static int run(const struct cmd *cmd, const struct parsed *a)
 {
 	struct bpfsign_signer *s = NULL;
 	struct pending *p = NULL;
-	struct parsed a;
 	int i, n, err;
 
-	err = opts_parse(cmd, argc, argv, &a);
-	if (err)
-		return err == 1 ? 0 : err;
-	if (a.val[O_OUT] && a.nr_args > 1)
+	if (a->val[O_OUT] && a->nr_args > 1)
 		return usage_error(cmd, "--out takes a single PAYLOAD");
 
-	BPFSIGN_OPTS(bpfsign_sign_opts, sopts, .digest = a.val[O_DIGEST]);
-	err = bpfsign_signer_load(a.val[O_KEY], a.val[O_CERT], &sopts, &s);
+	BPFSIGN_OPTS(bpfsign_sign_opts, sopts, .digest = a->val[O_DIGEST]);
+	err = bpfsign_signer_load(a->val[O_KEY], a->val[O_CERT], &sopts, &s);
 	if (err)
 		return err;
-	n = a.nr_args;
+	n = a->nr_args;
 	p = calloc(n, sizeof(*p));
 	if (!p) {
-		err = bpfsign__err(-ENOMEM, "sign: %s", strerror(ENOMEM));
+		err = kit_err(-ENOMEM, "sign: %s", strerror(ENOMEM));
 		goto out;
 	}
 	/* All in memory first: a refused payload leaves no file at all. */
 	for (i = 0; i < n && !err; i++) {
-		p[i].payload = a.args[i];
-		err = sign_one(s, &p[i], a.val[O_OUT]);
+		p[i].payload = a->args[i];
+		err = sign_one(s, &p[i], a->val[O_OUT]);
 	}
 	for (i = 0; i < n && !err; i++)
 		err = write_temp(p[i].dest, p[i].sig, p[i].sig_len, &p[i].tmp);
 	for (i = 0; i < n && !err; i++) {
 		if (rename(p[i].tmp, p[i].dest) < 0) {
 			err = -errno;
-			bpfsign__err(err, "%s: %s", p[i].dest, strerror(-err));
+			kit_err(err, "%s: %s", p[i].dest, strerror(-err));
 			break;
 		}
 		free(p[i].tmp);
@@ -130,6 +125,7 @@ out:
 }
 
 const struct cmd cmd_sign = {
+	.prog = "bpfsign",
 	.name = "sign",
 	.run = run,
 	.summary = "Sign each PAYLOAD: a detached CMS signature, DER, no certificates,\n"

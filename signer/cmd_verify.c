@@ -59,31 +59,27 @@ static void report(const struct parsed *a, const char *payload,
 	out_end(&o);
 }
 
-static int run(const struct cmd *cmd, int argc, char **argv)
+static int run(const struct cmd *cmd, const struct parsed *a)
 {
 	unsigned char *sig = NULL, *data = NULL;
 	struct bpfsign_report rep;
 	size_t sig_len, len;
 	char *payload;
-	struct parsed a;
 	int err;
 
-	err = opts_parse(cmd, argc, argv, &a);
-	if (err)
-		return err == 1 ? 0 : err;
-	payload = a.val[O_PAYLOAD] ? strdup(a.val[O_PAYLOAD]) :
-				     payload_name(a.args[0]);
+	payload = a->val[O_PAYLOAD] ? strdup(a->val[O_PAYLOAD]) :
+				      payload_name(a->args[0]);
 	if (!payload)
 		return usage_error(cmd, "%s: no .p7s suffix: give --payload",
-				   a.args[0]);
+				   a->args[0]);
 
-	err = bpfsign__read_file(a.args[0], BPFSIGN_MAX_SIG_SIZE, &sig, &sig_len);
+	err = read_file(a->args[0], BPFSIGN_MAX_SIG_SIZE, &sig, &sig_len);
 	if (!err)
-		err = bpfsign__read_file(payload, INT_MAX, &data, &len);
+		err = read_file(payload, INT_MAX, &data, &len);
 	if (!err) {
-		err = bpfsign_verify(data, len, sig, sig_len, a.val[O_CERT],
-				     a.val[O_CA], &rep);
-		report(&a, payload, &rep);
+		err = bpfsign_verify(data, len, sig, sig_len, a->val[O_CERT],
+				     a->val[O_CA], &rep);
+		report(a, payload, &rep);
 	}
 	free(sig);
 	free(data);
@@ -92,6 +88,7 @@ static int run(const struct cmd *cmd, int argc, char **argv)
 }
 
 const struct cmd cmd_verify = {
+	.prog = "bpfsign",
 	.name = "verify",
 	.run = run,
 	.summary = "Verify the detached signature SIG over its payload, offline, and\n"

@@ -1,26 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The last failure of this thread, and errno names for JSON output. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 
 #include "internal.h"
 
-static _Thread_local char last_error[512];
-
-int bpfsign__err(int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
-	va_end(ap);
-	return err;
-}
-
+/* kit_err() of common/err.c records it, per thread */
 const char *bpfsign_last_error(void)
 {
-	return last_error;
+	return kit_last_error();
 }
 
 const char *bpfsign_errno_name(int err)

@@ -154,24 +154,24 @@ int bpfsign__parse(const unsigned char *sig, size_t len,
 	memset(info, 0, sizeof(*info));
 	info->der_len = len;
 	if (!sig || !len || len > BPFSIGN_MAX_SIG_SIZE)
-		return bpfsign__err(-EBADMSG,
+		return kit_err(-EBADMSG,
 			"signature: %zu bytes is not a CMS SignedData", len);
 
 	ERR_set_mark();
 	cms = d2i_CMS_ContentInfo(NULL, &p, (long)len);
 	ERR_pop_to_mark();
 	if (!cms)
-		return bpfsign__err(-EBADMSG,
+		return kit_err(-EBADMSG,
 			"signature: not a DER CMS message (malformed or truncated)");
 	if (p != sig + len) {
 		CMS_ContentInfo_free(cms);
-		return bpfsign__err(-EBADMSG,
+		return kit_err(-EBADMSG,
 			"signature: %zu bytes of trailing garbage after the CMS message",
 			(size_t)(sig + len - p));
 	}
 	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
 		CMS_ContentInfo_free(cms);
-		return bpfsign__err(-EBADMSG,
+		return kit_err(-EBADMSG,
 			"signature: CMS message is not a SignedData");
 	}
 
@@ -215,6 +215,6 @@ int bpfsign_inspect(const unsigned char *sig, size_t len,
 		    struct bpfsign_info *info)
 {
 	if (!info)
-		return bpfsign__err(-EINVAL, "inspect: no info to fill");
+		return kit_err(-EINVAL, "inspect: no info to fill");
 	return bpfsign__parse(sig, len, info, NULL);
 }

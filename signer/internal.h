@@ -7,19 +7,17 @@
 #include <openssl/cms.h>
 #include <openssl/x509.h>
 
+#include "err.h"		/* common/: kit_err(), ARRAY_SIZE */
+#include "file.h"		/* common/: read_file() */
 #include "libbpfsign.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define offsetofend(TYPE, FIELD) \
 	(offsetof(TYPE, FIELD) + sizeof(((TYPE *)0)->FIELD))
 
-/* Record the reason of a failure for bpfsign_last_error(); returns err. */
-int bpfsign__err(int err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* Read a whole file of at most max bytes; *buf is NUL-terminated. */
-int bpfsign__read_file(const char *path, size_t max, unsigned char **buf,
-		       size_t *len);
+/*
+ * Failures are recorded with kit_err() (common/err.h), the slot that
+ * bpfsign_last_error() returns; files are read with read_file() (common/file.h).
+ */
 
 /* key.c */
 int bpfsign__load_key(const char *uri, EVP_PKEY **pkey, ENGINE **engine);

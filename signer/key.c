@@ -38,34 +38,34 @@ static int load_pkcs11_key(const char *uri, EVP_PKEY **pkey, ENGINE **engp)
 	ENGINE *e;
 
 	if (!pin)
-		return bpfsign__err(-EINVAL,
+		return kit_err(-EINVAL,
 			"%s: no PIN: set BPFSIGN_PIN (never on the command line)",
 			uri);
 	ENGINE_load_builtin_engines();
 	e = ENGINE_by_id("pkcs11");
 	if (!e)
-		return bpfsign__err(-EINVAL,
+		return kit_err(-EINVAL,
 			"%s: no OpenSSL engine 'pkcs11' (install libengine-pkcs11-openssl)",
 			uri);
 	if (module && !ENGINE_ctrl_cmd_string(e, "MODULE_PATH", module, 0)) {
 		ENGINE_free(e);
-		return bpfsign__err(-EINVAL, "%s: cannot use PKCS#11 module %s",
-				    uri, module);
+		return kit_err(-EINVAL, "%s: cannot use PKCS#11 module %s",
+			       uri, module);
 	}
 	if (!ENGINE_init(e)) {
 		ENGINE_free(e);
-		return bpfsign__err(-EIO, "%s: cannot initialise the pkcs11 engine",
-				    uri);
+		return kit_err(-EIO, "%s: cannot initialise the pkcs11 engine",
+			       uri);
 	}
 	if (!ENGINE_ctrl_cmd_string(e, "PIN", pin, 0)) {
 		bpfsign__put_engine(e);
-		return bpfsign__err(-EIO, "%s: cannot pass the PIN to the token",
-				    uri);
+		return kit_err(-EIO, "%s: cannot pass the PIN to the token",
+			       uri);
 	}
 	*pkey = ENGINE_load_private_key(e, uri, NULL, NULL);
 	if (!*pkey) {
 		bpfsign__put_engine(e);
-		return bpfsign__err(-ENOENT,
+		return kit_err(-ENOENT,
 			"%s: cannot load the private key from the token (no such object, or wrong PIN)",
 			uri);
 	}
@@ -90,7 +90,7 @@ static int load_file_key(const char *path, EVP_PKEY **pkey)
 	size_t len, left;
 	int err, ok;
 
-	err = bpfsign__read_file(path, MAX_KEY_FILE, &buf, &len);
+	err = read_file(path, MAX_KEY_FILE, &buf, &len);
 	if (err)
 		return err;
 	*pkey = NULL;
@@ -99,7 +99,7 @@ static int load_file_key(const char *path, EVP_PKEY **pkey)
 	if (!dctx) {
 		OPENSSL_cleanse(buf, len);
 		free(buf);
-		return bpfsign__err(-ENOMEM, "%s: no key decoder", path);
+		return kit_err(-ENOMEM, "%s: no key decoder", path);
 	}
 	if (pin)
 		OSSL_DECODER_CTX_set_passphrase(dctx, (const unsigned char *)pin,
@@ -113,7 +113,7 @@ static int load_file_key(const char *path, EVP_PKEY **pkey)
 	if (!ok || !*pkey) {
 		EVP_PKEY_free(*pkey);
 		*pkey = NULL;
-		return bpfsign__err(-EINVAL,
+		return kit_err(-EINVAL,
 			"%s: not a PEM or DER private key (or a wrong passphrase in BPFSIGN_PIN)",
 			path);
 	}
@@ -138,13 +138,13 @@ int bpfsign__load_certs(const char *path, int max, STACK_OF(X509) **out)
 	BIO *bio;
 	int err;
 
-	err = bpfsign__read_file(path, BPFSIGN_MAX_SIG_SIZE, &buf, &len);
+	err = read_file(path, BPFSIGN_MAX_SIG_SIZE, &buf, &len);
 	if (err)
 		return err;
 	certs = sk_X509_new_null();
 	bio = BIO_new_mem_buf(buf, (int)len);
 	if (!certs || !bio) {
-		err = bpfsign__err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
+		err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
 		goto out;
 	}
 	ERR_set_mark();
@@ -153,8 +153,8 @@ int bpfsign__load_certs(const char *path, int max, STACK_OF(X509) **out)
 		       (x = PEM_read_bio_X509(bio, NULL, NULL, NULL))) {
 			if (!sk_X509_push(certs, x)) {
 				X509_free(x);
-				err = bpfsign__err(-ENOMEM, "%s: %s", path,
-						   strerror(ENOMEM));
+				err = kit_err(-ENOMEM, "%s: %s", path,
+					      strerror(ENOMEM));
 				break;
 			}
 		}
@@ -164,15 +164,15 @@ int bpfsign__load_certs(const char *path, int max, STACK_OF(X509) **out)
 		x = d2i_X509(NULL, &p, (long)len);
 		if (x && !sk_X509_push(certs, x)) {
 			X509_free(x);
-			err = bpfsign__err(-ENOMEM, "%s: %s", path,
-					   strerror(ENOMEM));
+			err = kit_err(-ENOMEM, "%s: %s", path,
+				      strerror(ENOMEM));
 		}
 	}
 	/* The end of a PEM file is an error to OpenSSL: not to us. */
 	ERR_pop_to_mark();
 	if (!err && !sk_X509_num(certs))
-		err = bpfsign__err(-EINVAL, "%s: not a PEM or DER certificate",
-				   path);
+		err = kit_err(-EINVAL, "%s: not a PEM or DER certificate",
+			      path);
 out:
 	BIO_free(bio);
 	free(buf);
@@ -195,22 +195,22 @@ int bpfsign__check_key(const char *name, const EVP_PKEY *pkey)
 	case EVP_PKEY_RSA:
 		bits = EVP_PKEY_get_bits(pkey);
 		if (bits < 2048)
-			return bpfsign__err(-EKEYREJECTED,
+			return kit_err(-EKEYREJECTED,
 				"%s: RSA key of %d bits refused: at least 2048 bits are required",
 				name, bits);
 		return 0;
 	case EVP_PKEY_EC:
 		if (!EVP_PKEY_get_group_name(pkey, group, sizeof(group), NULL))
-			return bpfsign__err(-EKEYREJECTED,
+			return kit_err(-EKEYREJECTED,
 				"%s: EC key without a named curve refused", name);
 		if (strcmp(group, "prime256v1") && strcmp(group, "secp384r1"))
-			return bpfsign__err(-EKEYREJECTED,
+			return kit_err(-EKEYREJECTED,
 				"%s: EC key on curve %s refused: use P-256 or P-384",
 				name, group);
 		return 0;
 	default:
 		type = EVP_PKEY_get0_type_name(pkey);
-		return bpfsign__err(-EKEYREJECTED,
+		return kit_err(-EKEYREJECTED,
 			"%s: %s key refused: use RSA (>= 2048 bits) or ECDSA P-256/P-384",
 			name, type ? type : "unknown");
 	}
@@ -221,11 +221,11 @@ int bpfsign__check_cert(const char *name, X509 *cert)
 {
 	if ((X509_get_extension_flags(cert) & EXFLAG_KUSAGE) &&
 	    !(X509_get_key_usage(cert) & KU_DIGITAL_SIGNATURE))
-		return bpfsign__err(-EKEYREJECTED,
+		return kit_err(-EKEYREJECTED,
 			"%s: certificate refused: its keyUsage lacks digitalSignature",
 			name);
 	if (!X509_get0_subject_key_id(cert))
-		return bpfsign__err(-EKEYREJECTED,
+		return kit_err(-EKEYREJECTED,
 			"%s: certificate refused: no subjectKeyIdentifier, by which the kernel finds the signer",
 			name);
 	return 0;

@@ -39,6 +39,7 @@ static int print_ossl(const char *str, size_t len, void *u)
 int main(int argc, char **argv)
 {
 	const struct cmd *cmd = NULL;
+	struct parsed p;
 	size_t i;
 	int ret;
 
@@ -64,7 +65,10 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	ret = cmd->run(cmd, argc - 1, argv + 1);
+	ret = opts_parse(cmd, argc - 1, argv + 1, &p);
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	ret = cmd->run(cmd, &p);
 	if (ret < 0) {
 		fprintf(stderr, "bpfsign %s: %s\n", cmd->name,
 			bpfsign_last_error());

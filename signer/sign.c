@@ -50,17 +50,17 @@ int bpfsign_signer_load(const char *key, const char *cert,
 	int err;
 
 	if (!key || !cert || !out)
-		return bpfsign__err(-EINVAL, "signer: key and cert are required");
+		return kit_err(-EINVAL, "signer: key and cert are required");
 	if (opts && !opts_valid(opts))
-		return bpfsign__err(-EINVAL, "signer: bad bpfsign_sign_opts size");
+		return kit_err(-EINVAL, "signer: bad bpfsign_sign_opts size");
 	digest = opts_digest(opts);
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return bpfsign__err(-ENOMEM, "signer: %s", strerror(ENOMEM));
+		return kit_err(-ENOMEM, "signer: %s", strerror(ENOMEM));
 
 	s->md = bpfsign__digest(digest);
 	if (!s->md) {
-		err = bpfsign__err(-EINVAL,
+		err = kit_err(-EINVAL,
 			"digest '%s' refused: use sha256, sha384 or sha512",
 			digest);
 		goto fail;
@@ -82,7 +82,7 @@ int bpfsign_signer_load(const char *key, const char *cert,
 	ERR_set_mark();
 	if (X509_check_private_key(s->cert, s->pkey) != 1) {
 		ERR_pop_to_mark();
-		err = bpfsign__err(-EKEYREJECTED,
+		err = kit_err(-EKEYREJECTED,
 			"%s: key does not match certificate %s", key, cert);
 		goto fail;
 	}
@@ -114,43 +114,43 @@ int bpfsign_sign(struct bpfsign_signer *s, const void *data, size_t len,
 	int n, err = 0;
 
 	if (!s || (!data && len) || !sig || !sig_len)
-		return bpfsign__err(-EINVAL, "sign: bad arguments");
+		return kit_err(-EINVAL, "sign: bad arguments");
 	if (len > INT_MAX)
-		return bpfsign__err(-EFBIG, "sign: payload of %zu bytes is too large",
-				    len);
+		return kit_err(-EFBIG, "sign: payload of %zu bytes is too large",
+			       len);
 	in = BIO_new_mem_buf(len ? data : "", (int)len);
 	if (!in)
-		return bpfsign__err(-ENOMEM, "sign: %s", strerror(ENOMEM));
+		return kit_err(-ENOMEM, "sign: %s", strerror(ENOMEM));
 
 	cms = CMS_sign(NULL, NULL, NULL, NULL, flags | CMS_PARTIAL);
 	if (!cms) {
-		err = bpfsign__err(-EIO, "sign: CMS_sign failed");
+		err = kit_err(-EIO, "sign: CMS_sign failed");
 		goto out;
 	}
 	if (!CMS_add1_signer(cms, s->cert, s->pkey, s->md,
 			     flags | CMS_NOSMIMECAP | CMS_NOATTR |
 			     CMS_USE_KEYID)) {
-		err = bpfsign__err(-EIO, "sign: CMS_add1_signer failed");
+		err = kit_err(-EIO, "sign: CMS_add1_signer failed");
 		goto out;
 	}
 	if (CMS_final(cms, in, NULL, flags) != 1) {
-		err = bpfsign__err(-EIO, "sign: signing failed");
+		err = kit_err(-EIO, "sign: signing failed");
 		goto out;
 	}
 	n = i2d_CMS_ContentInfo(cms, NULL);
 	if (n <= 0) {
-		err = bpfsign__err(-EIO, "sign: cannot encode the SignedData");
+		err = kit_err(-EIO, "sign: cannot encode the SignedData");
 		goto out;
 	}
 	buf = malloc(n);
 	if (!buf) {
-		err = bpfsign__err(-ENOMEM, "sign: %s", strerror(ENOMEM));
+		err = kit_err(-ENOMEM, "sign: %s", strerror(ENOMEM));
 		goto out;
 	}
 	p = buf;
 	if (i2d_CMS_ContentInfo(cms, &p) != n) {
 		free(buf);
-		err = bpfsign__err(-EIO, "sign: cannot encode the SignedData");
+		err = kit_err(-EIO, "sign: cannot encode the SignedData");
 		goto out;
 	}
 	*sig = buf;

@@ -51,16 +51,16 @@ static int check_algs(X509 *x, const char *certs_name,
 	const char *want;
 
 	if (!pk)
-		return bpfsign__err(-ENOPKG, "%s: signer's public key unreadable",
-				    certs_name);
+		return kit_err(-ENOPKG, "%s: signer's public key unreadable",
+			       certs_name);
 	want = EVP_PKEY_get_base_id(pk) == EVP_PKEY_RSA ? "RSA" :
 	       EVP_PKEY_get_base_id(pk) == EVP_PKEY_EC ? "EC" : "?";
 	if (strcmp(info->key_type, want) || !strcmp(want, "?"))
-		return bpfsign__err(-ENOPKG,
+		return kit_err(-ENOPKG,
 			"signature: wrong key type: algorithm %s does not fit the signer's %s key in %s",
 			info->sig_alg, EVP_PKEY_get0_type_name(pk), certs_name);
 	if (!bpfsign__digest(info->digest))
-		return bpfsign__err(-ENOPKG,
+		return kit_err(-ENOPKG,
 			"signature: digest %s refused: only sha256, sha384 and sha512 are accepted",
 			info->digest);
 	if (bpfsign__check_key(certs_name, pk))
@@ -87,13 +87,13 @@ int bpfsign__verify_certs(const void *data, size_t len,
 	if (err)
 		return fail(rep, err);
 	if (info->nr_signers != 1) {
-		err = bpfsign__err(-EBADMSG,
+		err = kit_err(-EBADMSG,
 			"signature: %d SignerInfos: exactly one is expected",
 			info->nr_signers);
 		goto out;
 	}
 	if (!info->detached) {
-		err = bpfsign__err(-EBADMSG,
+		err = kit_err(-EBADMSG,
 			"signature: the payload is embedded, not detached");
 		goto out;
 	}
@@ -104,7 +104,7 @@ int bpfsign__verify_certs(const void *data, size_t len,
 			x = sk_X509_value(certs, i);
 	if (!x) {
 		describe_signer(who, sizeof(who), info);
-		err = bpfsign__err(-ENOKEY,
+		err = kit_err(-ENOKEY,
 			"signature: unknown signer: %s is not in %s",
 			who, certs_name);
 		goto out;
@@ -116,20 +116,20 @@ int bpfsign__verify_certs(const void *data, size_t len,
 		goto out;
 
 	if (len > INT_MAX) {
-		err = bpfsign__err(-EFBIG, "payload: %zu bytes is too large", len);
+		err = kit_err(-EFBIG, "payload: %zu bytes is too large", len);
 		goto out;
 	}
 	one = sk_X509_new_null();
 	in = BIO_new_mem_buf(len ? data : "", (int)len);
 	if (!one || !in || !sk_X509_push(one, x)) {
-		err = bpfsign__err(-ENOMEM, "verify: %s", strerror(ENOMEM));
+		err = kit_err(-ENOMEM, "verify: %s", strerror(ENOMEM));
 		goto out;
 	}
 	/* Only the signature is left to check: the signer is known. */
 	if (CMS_verify(cms, one, NULL, in, NULL,
 		       CMS_BINARY | CMS_NOINTERN | CMS_NO_SIGNER_CERT_VERIFY |
 		       CMS_NOCRL) != 1) {
-		err = bpfsign__err(-EKEYREJECTED,
+		err = kit_err(-EKEYREJECTED,
 			"signature: digest mismatch: the signature of %s does not match the payload",
 			rep->signer);
 		goto out;
@@ -156,7 +156,7 @@ int bpfsign_verify(const void *data, size_t len,
 		rep = &local;
 	memset(rep, 0, sizeof(*rep));
 	if (!cert == !ca_bundle || (!data && len)) {
-		bpfsign__err(-EINVAL, "verify: give exactly one of cert and ca_bundle");
+		kit_err(-EINVAL, "verify: give exactly one of cert and ca_bundle");
 		return fail(rep, -EINVAL);
 	}
 	err = bpfsign__load_certs(path, cert ? 1 : INT_MAX, &certs);

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Whole-file reads with a bound, and writes that never leave half a file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "file.h"
+
+static int file_err(const char *path, int err, size_t max)
+{
+	if (err == -EFBIG && max)	/* read_file() past its bound */
+		return kit_err(err, "%s: larger than %zu bytes", path, max);
+	return kit_err(err, "%s: %s", path, strerror(-err));
+}
+
+int read_file(const char *path, size_t max, unsigned char **buf, size_t *len)
+{
+	unsigned char *p = NULL, *np;
+	size_t n = 0, cap = 0;
+	struct stat st;
+	ssize_t r;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return file_err(path, -errno, max);
+	if (fstat(fd, &st) < 0) {
+		err = -errno;
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = -EISDIR;
+		goto fail;
+	}
+	/* read until EOF, not st_size bytes: pipes and devices have none */
+	for (;;) {
+		if (n == cap) {
+			if (cap > max) {
+				err = -EFBIG;
+				goto fail;
+			}
+			cap = cap ? 2 * cap : 4096;
+			np = realloc(p, cap + 1);
+			if (!np) {
+				err = -ENOMEM;
+				goto fail;
+			}
+			p = np;
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > max) {
+		err = -EFBIG;
+		goto fail;
+	}
+	close(fd);
+	if (!p) {
+		p = malloc(1);
+		if (!p)
+			return file_err(path, -ENOMEM, max);
+	}
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
+fail:
+	close(fd);
+	free(p);
+	return file_err(path, err, max);
+}
+
+static mode_t file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+int write_temp(const char *dest, const void *buf, size_t len, char **tmp)
+{
+	size_t n = strlen(dest) + sizeof(".XXXXXX");
+	const char *p = buf;
+	char *name;
+	ssize_t w;
+	int fd, err;
+
+	name = malloc(n);
+	if (!name)
+		return file_err(dest, -ENOMEM, 0);
+	snprintf(name, n, "%s.XXXXXX", dest);
+	fd = mkstemp(name);
+	if (fd < 0) {
+		err = -errno;
+		free(name);
+		return file_err(dest, err, 0);
+	}
+	if (fchmod(fd, file_mode()) < 0)
+		goto fail;
+	while (len) {
+		w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			goto fail;
+		p += w;
+		len -= (size_t)w;
+	}
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	*tmp = name;
+	return 0;
+fail:
+	err = -errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(name);
+	free(name);
+	return file_err(dest, err, 0);
+}
+
+int write_file(const char *dest, const void *buf, size_t len)
+{
+	char *tmp;
+	int err;
+
+	err = write_temp(dest, buf, len, &tmp);
+	if (err)
+		return err;
+	if (rename(tmp, dest) < 0) {
+		err = file_err(dest, -errno, 0);
+		unlink(tmp);
+	}
+	free(tmp);
+	return err;
+}
