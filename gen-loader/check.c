@@ -16,7 +16,7 @@ static bool is_verdict(int err)
 static int reject(struct verdict *v, const char *path, const char *fmt, const char *detail)
 {
 	snprintf(v->reason, sizeof(v->reason), fmt, detail);
-	return gl_err(-EKEYREJECTED, "%s: rejected: %s", path, v->reason);
+	return kit_err(-EKEYREJECTED, "%s: rejected: %s", path, v->reason);
 }
 
 int check_header(const char *path, const struct lskel *h, const char *cert,
@@ -48,7 +48,7 @@ int check_header(const char *path, const struct lskel *h, const char *cert,
 	v->sig_err = bpfsign_verify(payload, len, sig->buf, sig->len, cert, ca, &v->rep);
 	free(payload);
 	if (v->sig_err && !is_verdict(v->sig_err))
-		return gl_err(v->sig_err, "%s", bpfsign_last_error());
+		return kit_err(v->sig_err, "%s", bpfsign_last_error());
 
 	/* Which region was altered: the exclusive hash is not signed, the insns
 	 * are signed and hashed, the metadata and the signature are signed.

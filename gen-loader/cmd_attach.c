@@ -43,7 +43,7 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	if (err)
 		goto out;
 	if (!sig_len) {
-		err = gl_err(-EINVAL, "%s: empty signature", p->val[O_SIG]);
+		err = kit_err(-EINVAL, "%s: empty signature", p->val[O_SIG]);
 		goto out;
 	}
 
@@ -61,17 +61,17 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 
 	f = open_memstream(&blk, &new_len);
 	if (!f) {
-		err = gl_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
+		err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
 		goto out;
 	}
 	emit_block(f, "signature", sig, sig_len);
 	if (fclose(f)) {
-		err = gl_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
+		err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
 		goto out;
 	}
 	buf = malloc(b->begin + new_len + (len - b->end));
 	if (!buf) {
-		err = gl_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
+		err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
 		goto out;
 	}
 	memcpy(buf, text, b->begin);
@@ -88,7 +88,17 @@ out_text:
 	return err;
 }
 
+static const struct exit_code attach_exits[] = {
+	{ 0, 0, "the signature verifies and was embedded" },
+	{ 1, ERR_ANY, "failed, as the message says: nothing written" },
+	{ EXIT_USAGE, ERR_NONE, "usage error" },
+	{ 3, -EKEYREJECTED, "the signature does not verify over the header's payload" },
+	{ 4, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
+	{ 0, 0, NULL },
+};
+
 const struct cmd cmd_attach = {
+	.prog = "gen-loader",
 	.name = "attach",
 	.run = run_attach,
 	.summary = "Embed a signature made elsewhere (split signing: gen-loader --payload-out,\n"
@@ -97,9 +107,7 @@ const struct cmd cmd_attach = {
 	.opts = attach_opts,
 	.nr_opts = ARRAY_SIZE(attach_opts),
 	.args = "HEADER",
-	.exits = "  0  the signature verifies and was embedded\n"
-		 "  1  failed, as the message says: nothing written\n"
-		 "  2  usage error\n"
-		 "  3  the signature does not verify over the header's payload\n"
-		 "  4  HEADER is not a header gen-loader wrote (malformed, truncated)\n",
+	.min_args = 1,
+	.max_args = 1,
+	.exits = attach_exits,
 };

@@ -35,7 +35,7 @@ static int parse_keyring(const char *s, int *out)
 	errno = 0;
 	v = strtol(s, &end, 0);
 	if (errno || !*s || *end || v < INT_MIN || v > INT_MAX)
-		return gl_err(-EINVAL, "--keyring-id '%s': not a 32-bit number", s);
+		return kit_err(-EINVAL, "--keyring-id '%s': not a 32-bit number", s);
 	*out = (int)v;
 	return 0;
 }
@@ -49,18 +49,18 @@ static int sign_payload(const struct parsed *p, const void *payload, size_t len,
 
 	err = bpfsign_signer_load(p->val[O_KEY], p->val[O_CERT], &sopts, &s);
 	if (err)
-		return gl_err(err, "%s", bpfsign_last_error());
+		return kit_err(err, "%s", bpfsign_last_error());
 	err = bpfsign_sign(s, payload, len, sig, sig_len);
 	bpfsign_signer_free(s);
 	if (err)
-		return gl_err(err, "%s", bpfsign_last_error());
+		return kit_err(err, "%s", bpfsign_last_error());
 	/* never write a header the certificate does not verify */
 	err = bpfsign_verify(payload, len, *sig, *sig_len, p->val[O_CERT], NULL, NULL);
 	if (err) {
 		free(*sig);
 		*sig = NULL;
-		return gl_err(err, "%s: the new signature does not verify: %s",
-			      p->val[O_CERT], bpfsign_last_error());
+		return kit_err(err, "%s: the new signature does not verify: %s",
+			       p->val[O_CERT], bpfsign_last_error());
 	}
 	return 0;
 }
@@ -95,7 +95,7 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	len = l.insns_sz + l.data_sz;
 	payload = malloc(len);
 	if (!payload) {
-		err = gl_err(-ENOMEM, "%s: %s", obj, strerror(ENOMEM));
+		err = kit_err(-ENOMEM, "%s: %s", obj, strerror(ENOMEM));
 		goto out;
 	}
 	memcpy(payload, l.insns, l.insns_sz);
@@ -110,7 +110,7 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	}
 	err = emit_header(&l, &eo, &hdr, &hdr_len);
 	if (err) {
-		gl_err(err, "%s: %s", obj, gl_last_error());
+		kit_err(err, "%s: %s", obj, kit_last_error());
 		goto out;
 	}
 	if (p->val[O_PAYLOAD]) {
@@ -127,7 +127,16 @@ out:
 	return err;
 }
 
+/* every failure is 1: ENOEXEC or EKEYREJECTED here is not about a header */
+static const struct exit_code gen_exits[] = {
+	{ 0, 0, "the header was written" },
+	{ 1, ERR_ANY, "refused or failed, as the message says: nothing written" },
+	{ EXIT_USAGE, ERR_NONE, "usage error" },
+	{ 0, 0, NULL },
+};
+
 const struct cmd cmd_gen = {
+	.prog = "gen-loader",
 	.name = NULL,
 	.run = run_gen,
 	.summary = "Generate the loader of a BPF object with the patched libbpf (no bpf() syscall),\n"
@@ -136,7 +145,7 @@ const struct cmd cmd_gen = {
 	.opts = gen_opts,
 	.nr_opts = ARRAY_SIZE(gen_opts),
 	.args = "OBJ.bpf.o",
-	.exits = "  0  the header was written\n"
-		 "  1  refused or failed, as the message says: nothing written\n"
-		 "  2  usage error\n",
+	.min_args = 1,
+	.max_args = 1,
+	.exits = gen_exits,
 };

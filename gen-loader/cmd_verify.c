@@ -38,7 +38,7 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 			out_begin(&o, stdout, true);
 			out_str(&o, "header", path);
 			out_str(&o, "verdict", "malformed");
-			out_str(&o, "reason", gl_last_error());
+			out_str(&o, "reason", kit_last_error());
 			out_end(&o);
 		}
 		return err;
@@ -53,7 +53,17 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 	return err;
 }
 
+static const struct exit_code verify_exits[] = {
+	{ 0, 0, "the header verifies" },
+	{ 1, ERR_ANY, "failed, as the message says (an unreadable file or certificate)" },
+	{ EXIT_USAGE, ERR_NONE, "usage error" },
+	{ 3, -EKEYREJECTED, "rejected: a region was altered, or another key signed it" },
+	{ 4, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
+	{ 0, 0, NULL },
+};
+
 const struct cmd cmd_verify = {
+	.prog = "gen-loader",
 	.name = "verify",
 	.run = run_verify,
 	.summary = "Audit HEADER offline: rebuild insns || metadata from its arrays, check that\n"
@@ -61,9 +71,7 @@ const struct cmd cmd_verify = {
 	.opts = verify_opts,
 	.nr_opts = ARRAY_SIZE(verify_opts),
 	.args = "HEADER",
-	.exits = "  0  the header verifies\n"
-		 "  1  failed, as the message says (an unreadable file or certificate)\n"
-		 "  2  usage error\n"
-		 "  3  rejected: a region was altered, or another key signed it\n"
-		 "  4  HEADER is not a header gen-loader wrote (malformed, truncated)\n",
+	.min_args = 1,
+	.max_args = 1,
+	.exits = verify_exits,
 };

@@ -25,11 +25,11 @@ int prog_digest(const void *insns, size_t len, __u8 out[DIGEST_SIZE])
 	bool was_ld_map = false;
 
 	if (len % sizeof(struct bpf_insn))
-		return gl_err(-EINVAL, "loader instructions: %zu bytes is not a whole number of instructions",
-			      len);
+		return kit_err(-EINVAL, "loader instructions: %zu bytes is not a whole number of instructions",
+			       len);
 	dst = malloc(len ? len : 1);
 	if (!dst)
-		return gl_err(-ENOMEM, "loader instructions: %s", strerror(ENOMEM));
+		return kit_err(-ENOMEM, "loader instructions: %s", strerror(ENOMEM));
 	memcpy(dst, insns, len);
 	for (i = 0; i < cnt; i++) {
 		if (!was_ld_map && dst[i].code == (BPF_LD | BPF_IMM | BPF_DW) &&

@@ -133,11 +133,11 @@ static int emit_datasec(struct emitter *e, struct btf_dump *d, const struct btf 
 		if (btf_var(var)->linkage == BTF_VAR_STATIC)
 			continue;
 		if (off > need_off)
-			return gl_err(-EINVAL, "%s: variable '%s' overlaps the one before it",
-				      sec_name, var_name);
+			return kit_err(-EINVAL, "%s: variable '%s' overlaps the one before it",
+				       sec_name, var_name);
 		align = btf__align_of(btf, var->type);
 		if (align <= 0)
-			return gl_err(-EINVAL, "%s: cannot align variable '%s'", sec_name, var_name);
+			return kit_err(-EINVAL, "%s: cannot align variable '%s'", sec_name, var_name);
 		/* as bpftool: assume a 32-bit host, pad explicitly */
 		if (align > 4)
 			align = 4;
@@ -149,7 +149,7 @@ static int emit_datasec(struct emitter *e, struct btf_dump *d, const struct btf 
 		fputs("\t\t", e->f);
 		err = btf_dump__emit_type_decl(d, var->type, &opts);
 		if (err)
-			return gl_err(err, "%s: cannot declare variable '%s'", sec_name, var_name);
+			return kit_err(err, "%s: cannot declare variable '%s'", sec_name, var_name);
 		fputs(";\n", e->f);
 		off = (int)(vs->offset + vs->size);
 	}
@@ -189,7 +189,7 @@ static int emit_struct(struct emitter *e)
 	if (btf) {
 		d = btf_dump__new(btf, btf_dump_printf, e->f, NULL);
 		if (!d)
-			return gl_err(-errno, "BTF of the object: %s", strerror(errno));
+			return kit_err(-errno, "BTF of the object: %s", strerror(errno));
 	}
 	bpf_object__for_each_map(map, obj) {
 		if (!is_mmapable(map, ident, sizeof(ident)))
@@ -284,11 +284,11 @@ static int init_value_off(struct emitter *e, const struct bpf_map *map, size_t *
 
 	val = bpf_map__initial_value((struct bpf_map *)map, &sz);
 	if (!val || sz != bpf_map__value_size(map))
-		return gl_err(-EINVAL, "map '%s': no initial value", bpf_map__name(map));
+		return kit_err(-EINVAL, "map '%s': no initial value", bpf_map__name(map));
 	p = memmem(e->l->data, e->l->data_sz, val, sz);
 	if (!p)
-		return gl_err(-EINVAL, "map '%s': its initial value is not in the loader's metadata",
-			      bpf_map__name(map));
+		return kit_err(-EINVAL, "map '%s': its initial value is not in the loader's metadata",
+			       bpf_map__name(map));
 	*off = (size_t)((const char *)p - (const char *)e->l->data);
 	return 0;
 }
@@ -420,14 +420,14 @@ static int check_supported(struct emitter *e)
 
 	bpf_object__for_each_map(map, e->l->obj) {
 		if (bpf_map__type(map) == BPF_MAP_TYPE_STRUCT_OPS)
-			return gl_err(-EOPNOTSUPP, "map '%s': struct_ops maps are not supported by the light skeleton",
-				      bpf_map__name(map));
+			return kit_err(-EOPNOTSUPP, "map '%s': struct_ops maps are not supported by the light skeleton",
+				       bpf_map__name(map));
 		if (bpf_map__type(map) == BPF_MAP_TYPE_ARENA)
-			return gl_err(-EOPNOTSUPP, "map '%s': arena maps are not supported by the light skeleton",
-				      bpf_map__name(map));
+			return kit_err(-EOPNOTSUPP, "map '%s': arena maps are not supported by the light skeleton",
+				       bpf_map__name(map));
 		if (!map_ident(map, ident, sizeof(ident)))
-			return gl_err(-EOPNOTSUPP, "map '%s': an internal map of an unknown section",
-				      bpf_map__name(map));
+			return kit_err(-EOPNOTSUPP, "map '%s': an internal map of an unknown section",
+				       bpf_map__name(map));
 	}
 	return 0;
 }
@@ -477,7 +477,7 @@ int emit_header(const struct loader *l, const struct emit_opts *o, char **buf, s
 	*buf = NULL;
 	e.f = open_memstream(buf, len);
 	if (!e.f)
-		return gl_err(-ENOMEM, "header: %s", strerror(ENOMEM));
+		return kit_err(-ENOMEM, "header: %s", strerror(ENOMEM));
 
 	emit_prologue(&e, o);
 	emit_array(&e, "insns", l->insns, l->insns_sz);
@@ -500,7 +500,7 @@ int emit_header(const struct loader *l, const struct emit_opts *o, char **buf, s
 		fprintf(e.f, "\n#endif /* %s */\n", e.guard);
 	}
 	if (fclose(e.f) && !err)
-		err = gl_err(-ENOMEM, "header: %s", strerror(ENOMEM));
+		err = kit_err(-ENOMEM, "header: %s", strerror(ENOMEM));
 	if (err) {
 		free(*buf);
 		*buf = NULL;

@@ -59,12 +59,12 @@ static int set_name(struct loader *l, const char *path, const char *name)
 
 	if (name) {
 		if (!*name || strlen(name) >= sizeof(l->name))
-			return gl_err(-EINVAL, "--name '%s': 1 to %zu characters",
-				      name, sizeof(l->name) - 1);
+			return kit_err(-EINVAL, "--name '%s': 1 to %zu characters",
+				       name, sizeof(l->name) - 1);
 		for (i = 0; name[i]; i++)
 			if (!(isalnum((unsigned char)name[i]) || name[i] == '_') ||
 			    (i == 0 && isdigit((unsigned char)name[i])))
-				return gl_err(-EINVAL, "--name '%s': not a C identifier", name);
+				return kit_err(-EINVAL, "--name '%s': not a C identifier", name);
 		strcpy(l->name, name);
 		return 0;
 	}
@@ -75,8 +75,8 @@ static int set_name(struct loader *l, const char *path, const char *name)
 	else if (has_suffix(base, ".o"))
 		n -= strlen(".o");
 	if (n == 0 || n >= sizeof(l->name))
-		return gl_err(-EINVAL, "%s: cannot make a skeleton name of the file name; give --name",
-			      path);
+		return kit_err(-EINVAL, "%s: cannot make a skeleton name of the file name; give --name",
+			       path);
 	memcpy(l->name, base, n);
 	l->name[n] = '\0';
 	for (i = 0; i < n; i++)
@@ -97,13 +97,13 @@ static int check_elf(const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		return gl_err(err, "%s: %s", path, strerror(-err));
+		return kit_err(err, "%s: %s", path, strerror(-err));
 	}
 	n = read(fd, magic, sizeof(magic));
 	close(fd);
 	if (n != sizeof(magic) || memcmp(magic, "\177ELF", 4))
-		return gl_err(-ENOEXEC, "%s: not an ELF file (a BPF object is made by clang -target bpf)",
-			      path);
+		return kit_err(-ENOEXEC, "%s: not an ELF file (a BPF object is made by clang -target bpf)",
+			       path);
 	return 0;
 }
 
@@ -122,8 +122,8 @@ static int check_host_independent(const char *path, struct bpf_object *obj)
 
 	bpf_object__for_each_map(map, obj) {
 		if (bpf_map__pin_path(map))
-			return gl_err(-EOPNOTSUPP, "%s: map '%s': pinned maps cannot be reused by a signed loader (LIBBPF_PIN_BY_NAME)",
-				      path, bpf_map__name(map));
+			return kit_err(-EOPNOTSUPP, "%s: map '%s': pinned maps cannot be reused by a signed loader (LIBBPF_PIN_BY_NAME)",
+				       path, bpf_map__name(map));
 	}
 	if (!btf)
 		return 0;
@@ -139,12 +139,12 @@ static int check_host_independent(const char *path, struct bpf_object *obj)
 			var = btf__name_by_offset(btf, v->name_off);
 			if (!strcmp(sec, ".kconfig") &&
 			    (!strncmp(var, "CONFIG_", 7) || !strcmp(var, "LINUX_KERNEL_VERSION")))
-				return gl_err(-EOPNOTSUPP, "%s: extern '%s': a __kconfig value would be read from this machine's kernel, not the target's",
-					      path, var);
+				return kit_err(-EOPNOTSUPP, "%s: extern '%s': a __kconfig value would be read from this machine's kernel, not the target's",
+					       path, var);
 			if (!strcmp(sec, ".ksyms") && btf_is_var(v) &&
 			    btf__resolve_type(btf, v->type) == 0)
-				return gl_err(-EOPNOTSUPP, "%s: extern '%s': a typeless __ksym would be an address from this machine's /proc/kallsyms; declare it with its type",
-					      path, var);
+				return kit_err(-EOPNOTSUPP, "%s: extern '%s': a typeless __ksym would be an address from this machine's /proc/kallsyms; declare it with its type",
+					       path, var);
 		}
 	}
 	return 0;
@@ -163,7 +163,7 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 		return err;
 	if (btf && access(btf, R_OK) < 0) {
 		err = -errno;
-		return gl_err(err, "%s: %s (--btf: the target kernel's vmlinux)", btf, strerror(-err));
+		return kit_err(err, "%s: %s (--btf: the target kernel's vmlinux)", btf, strerror(-err));
 	}
 	err = check_elf(path);
 	if (err)
@@ -176,14 +176,14 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 	l->obj = bpf_object__open_file(path, &oopts);
 	if (!l->obj) {
 		err = -errno;
-		return gl_err(err, "%s: libbpf cannot open the object: %s%s%s", path,
-			      strerror(-err), *gl_libbpf_warning() ? " -- " : "",
-			      gl_libbpf_warning());
+		return kit_err(err, "%s: libbpf cannot open the object: %s%s%s", path,
+			       strerror(-err), *gl_libbpf_warning() ? " -- " : "",
+			       gl_libbpf_warning());
 	}
 	bpf_object__for_each_program(prog, l->obj)
 		nr_progs += bpf_program__autoload(prog);
 	if (!nr_progs) {
-		err = gl_err(-ENOENT, "%s: no program to load", path);
+		err = kit_err(-ENOENT, "%s: no program to load", path);
 		goto fail;
 	}
 	err = check_host_independent(path, l->obj);
@@ -192,18 +192,18 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 
 	err = bpf_object__gen_loader(l->obj, &gopts);
 	if (err) {
-		err = gl_err(err, "%s: loader generation: %s", path, strerror(-err));
+		err = kit_err(err, "%s: loader generation: %s", path, strerror(-err));
 		goto fail;
 	}
 	err = bpf_object__load(l->obj);
 	if (err) {
-		err = gl_err(err, "%s: libbpf cannot make a loader of the object: %s%s%s", path,
-			     strerror(-err), *gl_libbpf_warning() ? " -- " : "",
-			     gl_libbpf_warning());
+		err = kit_err(err, "%s: libbpf cannot make a loader of the object: %s%s%s", path,
+			      strerror(-err), *gl_libbpf_warning() ? " -- " : "",
+			      gl_libbpf_warning());
 		goto fail;
 	}
 	if (!gopts.insns || !gopts.data || !gopts.insns_sz || !gopts.data_sz) {
-		err = gl_err(-EINVAL, "%s: libbpf made an empty loader", path);
+		err = kit_err(-EINVAL, "%s: libbpf made an empty loader", path);
 		goto fail;
 	}
 	l->insns = gopts.insns;

@@ -54,7 +54,7 @@ static int bad(struct parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return gl_err(-ENOEXEC, "%s:%zu: not a gen-loader header: %s", p->path, p->lineno, msg);
+	return kit_err(-ENOEXEC, "%s:%zu: not a gen-loader header: %s", p->path, p->lineno, msg);
 }
 
 static int hexval(char c)
@@ -180,7 +180,7 @@ static int parse_marker(struct parser *p, const char *s, size_t len)
 		h->r[r].len = 0;
 		h->r[r].buf = malloc(p->want ? p->want : 1);
 		if (!h->r[r].buf)
-			return gl_err(-ENOMEM, "%s: %s", p->path, strerror(ENOMEM));
+			return kit_err(-ENOMEM, "%s: %s", p->path, strerror(ENOMEM));
 		return 0;
 	}
 	return bad(p, "unknown marker '%.*s'", (int)len, s);
@@ -264,8 +264,8 @@ int lskel_parse(const char *path, const char *text, size_t len, struct lskel *h)
 
 	memset(h, 0, sizeof(*h));
 	if (len > LSKEL_MAX_SIZE)
-		return gl_err(-ENOEXEC, "%s: not a gen-loader header: larger than %u bytes",
-			      path, LSKEL_MAX_SIZE);
+		return kit_err(-ENOEXEC, "%s: not a gen-loader header: larger than %u bytes",
+			       path, LSKEL_MAX_SIZE);
 	while (p.pos < len) {
 		p.lineno++;
 		nl = memchr(text + p.pos, '\n', len - p.pos);
@@ -291,29 +291,29 @@ int lskel_parse(const char *path, const char *text, size_t len, struct lskel *h)
 		goto fail;
 	}
 	if (!p.seen_format || !p.seen_name || !p.seen_keyring) {
-		err = gl_err(-ENOEXEC, "%s: not a gen-loader header: no %s marker", path,
-			     !p.seen_format ? "format" : !p.seen_name ? "name" : "keyring-id");
+		err = kit_err(-ENOEXEC, "%s: not a gen-loader header: no %s marker", path,
+			      !p.seen_format ? "format" : !p.seen_name ? "name" : "keyring-id");
 		goto fail;
 	}
 	for (i = 0; i < NR_REGIONS; i++) {
 		if (!h->r[i].end) {
-			err = gl_err(-ENOEXEC, "%s: not a gen-loader header: no %s region",
-				     path, lskel_region_names[i]);
+			err = kit_err(-ENOEXEC, "%s: not a gen-loader header: no %s region",
+				      path, lskel_region_names[i]);
 			goto fail;
 		}
 	}
 	if (!h->r[R_INSNS].len || h->r[R_INSNS].len % 8) {
-		err = gl_err(-ENOEXEC, "%s: not a gen-loader header: insns of %zu bytes is not a whole number of instructions",
-			     path, h->r[R_INSNS].len);
+		err = kit_err(-ENOEXEC, "%s: not a gen-loader header: insns of %zu bytes is not a whole number of instructions",
+			      path, h->r[R_INSNS].len);
 		goto fail;
 	}
 	if (!h->r[R_DATA].len) {
-		err = gl_err(-ENOEXEC, "%s: not a gen-loader header: empty data region", path);
+		err = kit_err(-ENOEXEC, "%s: not a gen-loader header: empty data region", path);
 		goto fail;
 	}
 	if (h->r[R_EXCL_HASH].len != 32) {
-		err = gl_err(-ENOEXEC, "%s: not a gen-loader header: excl_hash of %zu bytes, not 32",
-			     path, h->r[R_EXCL_HASH].len);
+		err = kit_err(-ENOEXEC, "%s: not a gen-loader header: excl_hash of %zu bytes, not 32",
+			      path, h->r[R_EXCL_HASH].len);
 		goto fail;
 	}
 	return 0;
@@ -338,7 +338,7 @@ int lskel_payload(const struct lskel *h, unsigned char **buf, size_t *len)
 
 	*buf = malloc(in->len + d->len);
 	if (!*buf)
-		return gl_err(-ENOMEM, "payload: %s", strerror(ENOMEM));
+		return kit_err(-ENOMEM, "payload: %s", strerror(ENOMEM));
 	memcpy(*buf, in->buf, in->len);
 	memcpy(*buf + in->len, d->buf, d->len);
 	*len = in->len + d->len;

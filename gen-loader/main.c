@@ -3,7 +3,6 @@
  * gen-loader: a BPF object -> a signed light skeleton header, and the
  * offline audit of such headers.  Errors are printed here, once.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,15 +22,6 @@ static void help(FILE *f)
 		opts_usage(f, cmds[i]);
 	fprintf(f, "       gen-loader { --help | --version }\n\n"
 		   "Run 'gen-loader [attach | verify] --help' for the options and exit codes.\n");
-}
-
-static int exit_code(const struct cmd *cmd, int err)
-{
-	if (cmd != &cmd_gen && err == -EKEYREJECTED)
-		return EXIT_REJECTED;
-	if (cmd != &cmd_gen && err == -ENOEXEC)
-		return EXIT_MALFORMED;
-	return EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -67,7 +57,7 @@ int main(int argc, char **argv)
 	ret = cmd->run(cmd, &p);
 	if (ret < 0) {
 		fprintf(stderr, "gen-loader%s%s: %s\n", cmd->name ? " " : "",
-			cmd->name ? cmd->name : "", gl_last_error());
+			cmd->name ? cmd->name : "", kit_last_error());
 		return exit_code(cmd, ret);
 	}
 	return ret;
