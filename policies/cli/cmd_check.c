@@ -8,12 +8,12 @@
 
 #include "cmds.h"
 #include "err.h"
-#include "file.h"
+#include "policy_load.h"
 
 enum { C_POLICY };
 
 static const struct opt check_opts[] = {
-	[C_POLICY] = { "policy", "FILE", "the policy file to check", true },
+	[C_POLICY] = { .name = "policy", .arg = "FILE", .help = "the policy file to check", .required = true },
 };
 
 static void print_policy(const struct policy *pol)
@@ -48,7 +48,7 @@ static int run_check(const struct cmd *cmd, const struct parsed *p)
 	(void)cmd;
 	err = policy_load_file(path, &pol);
 	if (err == -EINVAL)
-		return fprintf(stderr, "bpfsign-policy check: %s\n", pol_last_error()), EXIT_INVALID;
+		return fprintf(stderr, "bpfsign-policy check: %s\n", kit_last_error()), EXIT_INVALID;
 	if (err)
 		return err;
 	if (pol.nr_signers) {
@@ -60,7 +60,15 @@ static int run_check(const struct cmd *cmd, const struct parsed *p)
 	return 0;
 }
 
+static const struct exit_code check_exits[] = {
+	POLICY_EXITS,
+	{ EXIT_INVALID, ERR_NONE, "the policy file is malformed (the message names the line), or has a\n"
+				  "     signer line, which cannot be enforced" },
+	{ 0, 0, NULL },
+};
+
 const struct cmd cmd_check = {
+	.prog = "bpfsign-policy",
 	.name = "check",
 	.run = run_check,
 	.summary = "Parse the policy file FILE and print the allowlist that 'load keyring-allowlist'\n"
@@ -68,6 +76,5 @@ const struct cmd cmd_check = {
 		   "bpf(2) call.",
 	.opts = check_opts,
 	.nr_opts = ARRAY_SIZE(check_opts),
-	.exits = "  3  the policy file is malformed (the message names the line), or has a\n"
-		 "     signer line, which cannot be enforced\n",
+	.exits = check_exits,
 };

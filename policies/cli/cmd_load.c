@@ -11,18 +11,18 @@
 
 #include "cmds.h"
 #include "err.h"
-#include "file.h"
+#include "policy_load.h"
 #include "pins.h"
 #include "policies.h"
 
-#define PIN_DIR_OPT { "pin-dir", "DIR", "bpffs directory of the pins (default " DEFAULT_PIN_DIR ")", false }
+#define PIN_DIR_OPT { .name = "pin-dir", .arg = "DIR", .help = "bpffs directory of the pins (default " DEFAULT_PIN_DIR ")" }
 
 enum { L_POLICY, L_PIN_DIR, L_KEYRING_ID };
 
 static const struct opt load_opts[] = {
-	[L_POLICY] = { "policy", "FILE", "keyring-allowlist: the policy file (bpfsign-policy(8))", false },
+	[L_POLICY] = { .name = "policy", .arg = "FILE", .help = "keyring-allowlist: the policy file (bpfsign-policy(8))" },
 	[L_PIN_DIR] = PIN_DIR_OPT,
-	[L_KEYRING_ID] = { "keyring-id", "N", "keyring that verifies the policy's own signature (default: the header's, 0 = builtin)", false },
+	[L_KEYRING_ID] = { .name = "keyring-id", .arg = "N", .help = "keyring that verifies the policy's own signature (default: the header's, 0 = builtin)" },
 };
 
 static const struct opt pin_dir_opts[] = { PIN_DIR_OPT };
@@ -75,7 +75,7 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 	if (err)
 		return err;
 	if (pol.nr_signers)
-		return pol_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, the kernel does not expose the signer's key id to LSMs; remove the line",
+		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, the kernel does not expose the signer's key id to LSMs; remove the line",
 			       p->val[L_POLICY], pol.signer_lines[0]);
 	a.pol = &pol;
 
@@ -83,7 +83,7 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 	if (err)
 		return err;
 	if (!stat(dir, &st))
-		return pol_err(-EEXIST, "%s: already loaded, pinned in %s (bpfsign-policy unload %s)",
+		return kit_err(-EEXIST, "%s: already loaded, pinned in %s (bpfsign-policy unload %s)",
 			       d->name, dir, d->name);
 	err = pin_mkdir(pin_dir(p, L_PIN_DIR), dir);
 	if (err)
@@ -94,9 +94,9 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 		/* keep the first reason: unpinning what was pinned detaches it */
 		char reason[1024];
 
-		snprintf(reason, sizeof(reason), "%s", pol_last_error());
+		snprintf(reason, sizeof(reason), "%s", kit_last_error());
 		unpin_all(dir);
-		return pol_err(err, "%s", reason);
+		return kit_err(err, "%s", reason);
 	}
 	printf("%s: loaded, pinned in %s\n", d->name, dir);
 	return 0;
@@ -152,7 +152,7 @@ static int wait_progs_gone(const struct policy_desc *d, const __u32 *ids, int n)
 			usleep(10000);
 		}
 		if (tries == 1000)
-			return pol_err(-EBUSY, "%s: prog %u still loaded 10 s after unpinning (another holder of its link or prog?)",
+			return kit_err(-EBUSY, "%s: prog %u still loaded 10 s after unpinning (another holder of its link or prog?)",
 				       d->name, ids[i]);
 	}
 	return 0;
@@ -173,7 +173,7 @@ static int run_unload(const struct cmd *cmd, const struct parsed *p)
 	nr = link_prog_ids(dir, prog_ids, ARRAY_SIZE(prog_ids));
 	err = unpin_all(dir);
 	if (err == -ENOENT)
-		return pol_err(err, "%s: not loaded (no %s)", d->name, dir);
+		return kit_err(err, "%s: not loaded (no %s)", d->name, dir);
 	if (err)
 		return err;
 	err = wait_progs_gone(d, prog_ids, nr);
@@ -269,6 +269,7 @@ static int run_status(const struct cmd *cmd, const struct parsed *p)
 }
 
 const struct cmd cmd_load = {
+	.prog = "bpfsign-policy",
 	.name = "load",
 	.run = run_load,
 	.summary = "Load the signed policy NAME (deny-unsigned, keyring-allowlist, audit-log): the\n"
@@ -280,9 +281,11 @@ const struct cmd cmd_load = {
 	.args = "NAME",
 	.min_args = 1,
 	.max_args = 1,
+	.exits = policy_exits,
 };
 
 const struct cmd cmd_unload = {
+	.prog = "bpfsign-policy",
 	.name = "unload",
 	.run = run_unload,
 	.summary = "Remove the pins of policy NAME: its links lose their last reference and\n"
@@ -292,12 +295,15 @@ const struct cmd cmd_unload = {
 	.args = "NAME",
 	.min_args = 1,
 	.max_args = 1,
+	.exits = policy_exits,
 };
 
 const struct cmd cmd_status = {
+	.prog = "bpfsign-policy",
 	.name = "status",
 	.run = run_status,
 	.summary = "List the policies pinned in DIR: their links and programs, mode and counters.",
 	.opts = pin_dir_opts,
 	.nr_opts = ARRAY_SIZE(pin_dir_opts),
+	.exits = policy_exits,
 };

@@ -21,9 +21,9 @@
 enum { G_PIN_DIR, G_FOLLOW, G_COUNT };
 
 static const struct opt log_opts[] = {
-	[G_PIN_DIR] = { "pin-dir", "DIR", "bpffs directory of the pins (default " DEFAULT_PIN_DIR ")", false },
-	[G_FOLLOW] = { "follow", NULL, "wait for new records (until --count or a signal)", false },
-	[G_COUNT] = { "count", "N", "stop after N records", false },
+	[G_PIN_DIR] = { .name = "pin-dir", .arg = "DIR", .help = "bpffs directory of the pins (default " DEFAULT_PIN_DIR ")" },
+	[G_FOLLOW] = { .name = "follow", .help = "wait for new records (until --count or a signal)" },
+	[G_COUNT] = { .name = "count", .arg = "N", .help = "stop after N records" },
 };
 
 struct log_state {
@@ -159,11 +159,11 @@ static int run_log(const struct cmd *cmd, const struct parsed *p)
 		return err;
 	fd = bpf_obj_get(path);
 	if (fd < 0)
-		return pol_err(-errno, "%s: not loaded? %s: %s", d->name, path, strerror(errno));
+		return kit_err(-errno, "%s: not loaded? %s: %s", d->name, path, strerror(errno));
 	st.realtime_minus_boot = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_BOOTTIME);
 	rb = ring_buffer__new(fd, on_event, &st, NULL);
 	if (!rb) {
-		err = pol_err(-errno, "%s: ring buffer: %s", path, strerror(errno));
+		err = kit_err(-errno, "%s: ring buffer: %s", path, strerror(errno));
 		goto out;
 	}
 	signal(SIGINT, on_signal);
@@ -174,7 +174,7 @@ static int run_log(const struct cmd *cmd, const struct parsed *p)
 	if (err == -COUNT_REACHED || (err == -EINTR && stop))
 		err = 0;
 	if (err < 0)
-		err = pol_err(err, "%s: ring buffer: %s", path, strerror(-err));
+		err = kit_err(err, "%s: ring buffer: %s", path, strerror(-err));
 	else
 		err = 0;
 	ring_buffer__free(rb);
@@ -184,6 +184,7 @@ out:
 }
 
 const struct cmd cmd_log = {
+	.prog = "bpfsign-policy",
 	.name = "log",
 	.run = run_log,
 	.summary = "Print the records of policy NAME (default audit-log) as JSON lines, and\n"
@@ -195,4 +196,5 @@ const struct cmd cmd_log = {
 	.args = "[NAME]",
 	.min_args = 0,
 	.max_args = 1,
+	.exits = policy_exits,
 };

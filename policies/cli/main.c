@@ -7,9 +7,10 @@
 #include <string.h>
 
 #include "cmds.h"
-#include "err.h"
 
 #define BPFSIGN_POLICY_VERSION "1.0.0"
+
+const struct exit_code policy_exits[] = { POLICY_EXITS, { 0, 0, NULL } };
 
 static const struct cmd *const cmds[] = {
 	&cmd_load, &cmd_unload, &cmd_status, &cmd_log, &cmd_check,
@@ -57,8 +58,8 @@ int main(int argc, char **argv)
 		return ret == 1 ? 0 : ret;
 	ret = cmds[i]->run(cmds[i], &p);
 	if (ret < 0) {
-		fprintf(stderr, "bpfsign-policy %s: %s\n", cmds[i]->name, pol_last_error());
-		return EXIT_FAIL;
+		fprintf(stderr, "bpfsign-policy %s: %s\n", cmds[i]->name, kit_last_error());
+		return exit_code(cmds[i], ret);
 	}
 	return ret;
 }

@@ -19,14 +19,14 @@ int pin_path(char *buf, size_t size, const char *dir, const char *name)
 	int n = snprintf(buf, size, "%s/%s", dir, name);
 
 	if (n < 0 || (size_t)n >= size)
-		return pol_err(-ENAMETOOLONG, "%s/%s: path too long", dir, name);
+		return kit_err(-ENAMETOOLONG, "%s/%s: path too long", dir, name);
 	return 0;
 }
 
 static int mkdir_one(const char *dir)
 {
 	if (mkdir(dir, 0700) && errno != EEXIST)
-		return pol_err(-errno, "%s: mkdir: %s", dir, strerror(errno));
+		return kit_err(-errno, "%s: mkdir: %s", dir, strerror(errno));
 	return 0;
 }
 
@@ -39,9 +39,9 @@ int pin_mkdir(const char *pin_dir, const char *dir)
 	if (err)
 		return err;
 	if (statfs(pin_dir, &st))
-		return pol_err(-errno, "%s: statfs: %s", pin_dir, strerror(errno));
+		return kit_err(-errno, "%s: statfs: %s", pin_dir, strerror(errno));
 	if ((unsigned long)st.f_type != BPF_FS_MAGIC)
-		return pol_err(-ENOTDIR, "%s: not on a bpf filesystem (mount -t bpf bpffs /sys/fs/bpf)",
+		return kit_err(-ENOTDIR, "%s: not on a bpf filesystem (mount -t bpf bpffs /sys/fs/bpf)",
 			       pin_dir);
 	return mkdir_one(dir);
 }
@@ -55,7 +55,7 @@ int pin_fd(const char *dir, const char *name, int fd)
 	if (err)
 		return err;
 	if (bpf_obj_pin(fd, path))
-		return pol_err(-errno, "%s: pin: %s", path, strerror(errno));
+		return kit_err(-errno, "%s: pin: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -68,7 +68,7 @@ int unpin_all(const char *dir)
 
 	d = opendir(dir);
 	if (!d)
-		return pol_err(-errno, "%s: %s", dir, strerror(errno));
+		return kit_err(-errno, "%s: %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -76,12 +76,12 @@ int unpin_all(const char *dir)
 		if (err)
 			break;
 		if (unlink(path)) {
-			err = pol_err(-errno, "%s: unlink: %s", path, strerror(errno));
+			err = kit_err(-errno, "%s: unlink: %s", path, strerror(errno));
 			break;
 		}
 	}
 	closedir(d);
 	if (!err && rmdir(dir))
-		err = pol_err(-errno, "%s: rmdir: %s", dir, strerror(errno));
+		err = kit_err(-errno, "%s: rmdir: %s", dir, strerror(errno));
 	return err;
 }

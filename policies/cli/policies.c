@@ -18,13 +18,13 @@
 
 static int load_err(const struct policy_desc *d, int err, const char *errstr)
 {
-	return pol_err(err, "%s: signed skeleton: %s: %s", d->name,
+	return kit_err(err, "%s: signed skeleton: %s: %s", d->name,
 		       errstr ? errstr : "load", strerror(-err));
 }
 
 static int attach_err(const struct policy_desc *d, int err)
 {
-	return pol_err(err < 0 ? err : -EINVAL, "%s: attach: %s", d->name,
+	return kit_err(err < 0 ? err : -EINVAL, "%s: attach: %s", d->name,
 		       strerror(err < 0 ? -err : EINVAL));
 }
 
@@ -41,7 +41,7 @@ static int load_deny_unsigned(const struct policy_desc *d, const struct load_arg
 	int err;
 
 	if (!s)
-		return pol_err(-ENOMEM, "%s: open: out of memory", d->name);
+		return kit_err(-ENOMEM, "%s: open: out of memory", d->name);
 	if (a->set_keyring)
 		s->keyring_id = a->keyring_id;
 	err = deny_unsigned__load(s);
@@ -84,13 +84,13 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 		__u32 v = r->allow ? BPFSIGN_KEYRING_ALLOWED : BPFSIGN_KEYRING_DENIED;
 
 		if (bpf_map_update_elem(kfd, &key, &v, BPF_NOEXIST))
-			return pol_err(-errno, "%s: map 'keyrings': rule of line %d: %s",
+			return kit_err(-errno, "%s: map 'keyrings': rule of line %d: %s",
 				       d->name, r->line, strerror(errno));
 	}
 	if (bpf_map_update_elem(cfd, &zero, &cfg, BPF_ANY))
-		return pol_err(-errno, "%s: map 'config': %s", d->name, strerror(errno));
+		return kit_err(-errno, "%s: map 'config': %s", d->name, strerror(errno));
 	if (bpf_map_freeze(kfd) || bpf_map_freeze(cfd))
-		return pol_err(-errno, "%s: freeze: %s", d->name, strerror(errno));
+		return kit_err(-errno, "%s: freeze: %s", d->name, strerror(errno));
 	return 0;
 }
 
@@ -100,7 +100,7 @@ static int load_keyring_allowlist(const struct policy_desc *d, const struct load
 	int err;
 
 	if (!s)
-		return pol_err(-ENOMEM, "%s: open: out of memory", d->name);
+		return kit_err(-ENOMEM, "%s: open: out of memory", d->name);
 	if (a->set_keyring)
 		s->keyring_id = a->keyring_id;
 	err = keyring_allowlist__load(s);
@@ -131,7 +131,7 @@ static int load_audit_log(const struct policy_desc *d, const struct load_args *a
 	int err;
 
 	if (!s)
-		return pol_err(-ENOMEM, "%s: open: out of memory", d->name);
+		return kit_err(-ENOMEM, "%s: open: out of memory", d->name);
 	if (a->set_keyring)
 		s->keyring_id = a->keyring_id;
 	err = audit_log__load(s);

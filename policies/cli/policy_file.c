@@ -82,13 +82,13 @@ static bool parse_keyring(const char *s, __u32 *keyring)
 static int parse_action(const char *name, int line, const char *what, const char *s, bool *allow)
 {
 	if (!s)
-		return pol_err(-EINVAL, "%s:%d: %s: expected allow or deny", name, line, what);
+		return kit_err(-EINVAL, "%s:%d: %s: expected allow or deny", name, line, what);
 	if (!strcmp(s, "allow"))
 		*allow = true;
 	else if (!strcmp(s, "deny"))
 		*allow = false;
 	else
-		return pol_err(-EINVAL, "%s:%d: %s: expected allow or deny, got '%s'",
+		return kit_err(-EINVAL, "%s:%d: %s: expected allow or deny, got '%s'",
 			       name, line, what, s);
 	return 0;
 }
@@ -112,21 +112,21 @@ static int parse_keyring_rule(const char *name, int line, char **w, int nw, stru
 	if (err)
 		return err;
 	if (nw < 3)
-		return pol_err(-EINVAL, "%s:%d: keyring: expected a keyring after %s",
+		return kit_err(-EINVAL, "%s:%d: keyring: expected a keyring after %s",
 			       name, line, w[1]);
 	if (!parse_keyring(w[2], &r.keyring))
-		return pol_err(-EINVAL, "%s:%d: keyring: unknown keyring '%s' (builtin, secondary, platform, user, bpf or 1-255)",
+		return kit_err(-EINVAL, "%s:%d: keyring: unknown keyring '%s' (builtin, secondary, platform, user, bpf or 1-255)",
 			       name, line, w[2]);
 	if (nw > 3) {
 		if (strcmp(w[3], "serial") || nw != 5)
-			return pol_err(-EINVAL, "%s:%d: keyring: expected 'serial N' after %s",
+			return kit_err(-EINVAL, "%s:%d: keyring: expected 'serial N' after %s",
 				       name, line, w[2]);
 		/* the named system keyrings have one fixed serial each */
 		if (r.keyring != BPFSIGN_KEYRING_USER && policy_keyring_name(r.keyring))
-			return pol_err(-EINVAL, "%s:%d: keyring: serial applies to user keyrings, not %s",
+			return kit_err(-EINVAL, "%s:%d: keyring: serial applies to user keyrings, not %s",
 				       name, line, w[2]);
 		if (!parse_num(w[4], 1, INT_MAX, &serial))
-			return pol_err(-EINVAL, "%s:%d: keyring: bad serial '%s' (1-%d)",
+			return kit_err(-EINVAL, "%s:%d: keyring: bad serial '%s' (1-%d)",
 				       name, line, w[4], INT_MAX);
 		r.any = false;
 		r.serial = serial;
@@ -135,11 +135,11 @@ static int parse_keyring_rule(const char *name, int line, char **w, int nw, stru
 		const struct policy_rule *o = &pol->rules[i];
 
 		if (o->keyring == r.keyring && o->any == r.any && o->serial == r.serial)
-			return pol_err(-EINVAL, "%s:%d: keyring: %s%s already given on line %d",
+			return kit_err(-EINVAL, "%s:%d: keyring: %s%s already given on line %d",
 				       name, line, w[2], r.any ? "" : " with this serial", o->line);
 	}
 	if (pol->nr_rules == BPFSIGN_MAX_KEYRINGS)
-		return pol_err(-EINVAL, "%s:%d: keyring: more than %d keyring lines",
+		return kit_err(-EINVAL, "%s:%d: keyring: more than %d keyring lines",
 			       name, line, BPFSIGN_MAX_KEYRINGS);
 	pol->rules[pol->nr_rules++] = r;
 	return 0;
@@ -155,10 +155,10 @@ static int parse_line(const char *name, int line, char **w, int nw, struct polic
 
 	if (!strcmp(w[0], "mode")) {
 		if (*seen_mode)
-			return pol_err(-EINVAL, "%s:%d: mode already given on line %d",
+			return kit_err(-EINVAL, "%s:%d: mode already given on line %d",
 				       name, line, *seen_mode);
 		if (nw != 2 || (strcmp(w[1], "enforce") && strcmp(w[1], "permissive")))
-			return pol_err(-EINVAL, "%s:%d: mode: expected enforce or permissive",
+			return kit_err(-EINVAL, "%s:%d: mode: expected enforce or permissive",
 				       name, line);
 		pol->permissive = !strcmp(w[1], "permissive");
 		*seen_mode = line;
@@ -169,26 +169,26 @@ static int parse_line(const char *name, int line, char **w, int nw, struct polic
 		bool *allow = w[0][0] == 'u' ? &pol->allow_unsigned : &pol->allow_children;
 
 		if (*seen)
-			return pol_err(-EINVAL, "%s:%d: %s already given on line %d",
+			return kit_err(-EINVAL, "%s:%d: %s already given on line %d",
 				       name, line, w[0], *seen);
 		err = parse_action(name, line, w[0], nw > 1 ? w[1] : NULL, allow);
 		if (err)
 			return err;
 		if (nw > 2)
-			return pol_err(-EINVAL, "%s:%d: %s: unexpected '%s'", name, line, w[0], w[2]);
+			return kit_err(-EINVAL, "%s:%d: %s: unexpected '%s'", name, line, w[0], w[2]);
 		*seen = line;
 		return 0;
 	}
 	if (!strcmp(w[0], "signer")) {
 		if (nw != 2 || !hex_keyid(w[1]))
-			return pol_err(-EINVAL, "%s:%d: signer: expected one hex key id", name, line);
+			return kit_err(-EINVAL, "%s:%d: signer: expected one hex key id", name, line);
 		if (pol->nr_signers == POLICY_MAX_SIGNERS)
-			return pol_err(-EINVAL, "%s:%d: signer: more than %d signer lines",
+			return kit_err(-EINVAL, "%s:%d: signer: more than %d signer lines",
 				       name, line, POLICY_MAX_SIGNERS);
 		pol->signer_lines[pol->nr_signers++] = line;
 		return 0;
 	}
-	return pol_err(-EINVAL, "%s:%d: unknown directive '%s' (mode, unsigned, children, keyring, signer)",
+	return kit_err(-EINVAL, "%s:%d: unknown directive '%s' (mode, unsigned, children, keyring, signer)",
 		       name, line, w[0]);
 }
 
@@ -205,18 +205,18 @@ int policy_parse(const char *name, const char *text, size_t len, struct policy *
 		nl = memchr(text + off, '\n', len - off);
 		n = nl ? (size_t)(nl - (text + off)) : len - off;
 		if (n > MAX_LINE)
-			return pol_err(-EINVAL, "%s:%d: line longer than %d bytes", name, line, MAX_LINE);
+			return kit_err(-EINVAL, "%s:%d: line longer than %d bytes", name, line, MAX_LINE);
 		memcpy(buf, text + off, n);
 		buf[n] = 0;
 		off += n + (nl ? 1 : 0);
 		if (strlen(buf) != n)
-			return pol_err(-EINVAL, "%s:%d: NUL byte in the line", name, line);
+			return kit_err(-EINVAL, "%s:%d: NUL byte in the line", name, line);
 		if ((tok = strchr(buf, '#')))
 			*tok = 0;
 		nw = 0;
 		for (tok = strtok_r(buf, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
 			if (nw == MAX_WORDS)
-				return pol_err(-EINVAL, "%s:%d: too many words", name, line);
+				return kit_err(-EINVAL, "%s:%d: too many words", name, line);
 			w[nw++] = tok;
 		}
 		if (!nw)

@@ -40,7 +40,7 @@ void policy_init(struct policy *pol);
 
 /*
  * Parse text (len bytes, need not be NUL-terminated) named name in
- * messages.  0, or -EINVAL with pol_last_error() = "NAME:LINE: reason".
+ * messages.  0, or -EINVAL with kit_last_error() = "NAME:LINE: reason".
  */
 int policy_parse(const char *name, const char *text, size_t len, struct policy *pol);
 

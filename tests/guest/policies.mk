@@ -11,10 +11,11 @@ POLICY_DIR	:= $(TOP)/policies
 POLICY_OBJ	:= $(OBJ)/policies
 POLICY_NAMES	:= deny_unsigned keyring_allowlist audit_log
 POLICY_HEADERS	:= $(patsubst %,$(POLICY_OBJ)/%.lskel.h,$(POLICY_NAMES))
-POLICY_SRCS	:= $(wildcard $(POLICY_DIR)/cli/*.c)
+# common/: the option tables, file and error helpers shared by the kit's CLIs
+POLICY_SRCS	:= $(wildcard $(POLICY_DIR)/cli/*.c) $(wildcard $(TOP)/common/*.c)
 POLICY_BINS	:= $(OUT)/bpfsign-policy
 POLICY_CFLAGS	:= -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE \
-		   -I$(POLICY_OBJ) -I$(POLICY_DIR) -I$(POLICY_DIR)/cli \
+		   -I$(POLICY_OBJ) -I$(POLICY_DIR) -I$(POLICY_DIR)/cli -I$(TOP)/common \
 		   -I$(TOOLS)/include -I$(BUILD)/linux/tools/include/uapi
 
 $(POLICY_OBJ):
@@ -27,7 +28,7 @@ $(POLICY_OBJ)/%.bpf.o: $(POLICY_DIR)/%.bpf.c $(POLICY_DIR)/policy.h $(POLICY_DIR
 $(POLICY_OBJ)/%.lskel.h: $(POLICY_OBJ)/%.bpf.o $(GEN_LOADER)
 	$(GEN_LOADER) $< -o $@ --name $* $(GL_SIGNING) $(GL_FLAGS)
 
-$(OUT)/bpfsign-policy: $(POLICY_SRCS) $(wildcard $(POLICY_DIR)/cli/*.h) $(POLICY_DIR)/policy.h \
+$(OUT)/bpfsign-policy: $(POLICY_SRCS) $(wildcard $(POLICY_DIR)/cli/*.h $(TOP)/common/*.h) $(POLICY_DIR)/policy.h \
 		$(POLICY_HEADERS) $(TOOLS)/lib/libbpf.a | $(OUT)
 	$(CC) $(POLICY_CFLAGS) -o $@ $(POLICY_SRCS) -static -L$(TOOLS)/lib -lbpf -lelf -lz -lzstd
 

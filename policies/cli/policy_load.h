@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef BPFSIGN_POLICY_FILE_IO_H
-#define BPFSIGN_POLICY_FILE_IO_H
+#ifndef BPFSIGN_POLICY_LOAD_H
+#define BPFSIGN_POLICY_LOAD_H
 
 #include "policy_file.h"
 
