@@ -16,42 +16,11 @@ bpfsign=$top/signer/bpfsign
 tamper=$top/tests/host/gen-loader/tamper.sh
 vmlinux=$build/kbuild/vmlinux
 prog=$top/tests/guest/progs/skel_counter.bpf.c
-filter=${1:-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/gen-loader-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 
-passed=0 failed=0 n=0
+. "$top/tests/host/lib.sh"
+host_test_init gen-loader "$@"
 
 # --- helpers: each failure message says what broke --------------------------
-
-run() {		# CMD...: $rc, and stdout/stderr in the files out and err
-	"$@" > out 2> err
-	rc=$?
-}
-
-expect_rc() {	# CODE WHAT
-	[ "$rc" = "$1" ] && return 0
-	echo "$2: expected exit $1, got $rc"
-	sed 's/^/stderr: /' err | head -n 8
-	return 1
-}
-
-expect_err() {	# TEXT: stderr says it
-	grep -qF -- "$1" err && return 0
-	echo "expected stderr to contain '$1', got:"
-	sed 's/^/stderr: /' err | head -n 8
-	return 1
-}
-
-expect_eq() {	# GOT WANT WHAT
-	[ "$1" = "$2" ] && return 0
-	echo "$3: expected '$2', got '$1'"
-	return 1
-}
-
-json() {	# FILE KEY: the value of KEY in a JSON object (Python spelling)
-	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
-}
 
 sha() {
 	sha256sum "$1" | cut -d' ' -f1
@@ -63,24 +32,6 @@ gen() {
 	shift 2
 	"$gl" "$obj" -o "$out" --key "$keys/signing.key" --cert "$keys/signing.crt" \
 		--btf "$vmlinux" "$@"
-}
-
-# t NAME FUNCTION: run one test in its own directory and subshell
-t() {
-	local dir log
-	case $1 in build | *"$filter"*) ;; *) return ;; esac
-	n=$((n + 1))
-	dir=$tmp/t$n
-	mkdir "$dir"
-	log=$(cd "$dir" && (set -u; "$2") 2>&1)
-	if [ $? = 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		printf '%s\n' "$log" | sed 's/^/#   /'
-	fi
 }
 
 # --- build ------------------------------------------------------------------

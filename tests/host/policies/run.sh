@@ -21,50 +21,9 @@ vmlinux=$build/kbuild/vmlinux
 man=$top/policies/bpfsign-policy.8
 hook=$top/policies/initramfs/bpf-keyring-hook
 names="deny_unsigned keyring_allowlist audit_log"
-filter=${1:-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/policies-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 
-passed=0 failed=0 n=0
-
-# --- helpers: each failure message says what broke --------------------------
-
-run() {		# CMD...: $rc, and stdout/stderr in the files out and err
-	"$@" > out 2> err
-	rc=$?
-}
-
-expect_rc() {	# CODE WHAT
-	[ "$rc" = "$1" ] && return 0
-	echo "$2: expected exit $1, got $rc"
-	sed 's/^/stderr: /' err | head -n 8
-	return 1
-}
-
-expect_err() {	# TEXT: stderr says it
-	grep -qF -- "$1" err && return 0
-	echo "expected stderr to contain '$1', got:"
-	sed 's/^/stderr: /' err | head -n 8
-	return 1
-}
-
-# t NAME FUNCTION: run one test in its own directory and subshell
-t() {
-	local dir log
-	case $1 in *"$filter"*) ;; *) return ;; esac
-	n=$((n + 1))
-	dir=$tmp/t$n
-	mkdir "$dir"
-	log=$(cd "$dir" && (set -u; "$2") 2>&1)
-	if [ $? = 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		printf '%s\n' "$log" | sed 's/^/#   /'
-	fi
-}
+. "$top/tests/host/lib.sh"
+host_test_init policies "$@"
 
 # --- the tests --------------------------------------------------------------
 

@@ -10,39 +10,11 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${BPFSIGN_BUILD:-$top/build}
 keys=$top/keys-example
 bpfsign=$top/signer/bpfsign
-filter=${1:-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bpfsign-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 
-passed=0 failed=0 n=0
+. "$top/tests/host/lib.sh"
+host_test_init bpfsign "$@"
 
 # --- helpers: each failure message says what broke --------------------------
-
-# run CMD...: $rc, and stdout/stderr in the files out and err
-run() {
-	"$@" > out 2> err
-	rc=$?
-}
-
-expect_rc() {	# CODE WHAT
-	[ "$rc" = "$1" ] && return 0
-	echo "$2: expected exit $1, got $rc"
-	sed 's/^/stderr: /' err | head -n 8
-	return 1
-}
-
-expect_err() {	# TEXT: stderr names the file and the reason
-	grep -qF -- "$1" err && return 0
-	echo "expected stderr to contain '$1', got:"
-	sed 's/^/stderr: /' err | head -n 8
-	return 1
-}
-
-expect_eq() {	# GOT WANT WHAT
-	[ "$1" = "$2" ] && return 0
-	echo "$3: expected '$2', got '$1'"
-	return 1
-}
 
 expect_no_output() {	# FILE: neither the file nor a temporary of it exists
 	local left
@@ -50,10 +22,6 @@ expect_no_output() {	# FILE: neither the file nor a temporary of it exists
 	[ -z "$left" ] && return 0
 	echo "expected no output file, found: $left"
 	return 1
-}
-
-json() {	# FILE KEY: the value of KEY in a JSON object (Python spelling)
-	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
 }
 
 ski() {		# CERT: its subject key identifier, lowercase hex
@@ -91,24 +59,6 @@ ossl_verify() {	# SIG PAYLOAD CERT: the issue's interop command
 	openssl cms -verify -binary -inform DER -in "$1" -content "$2" \
 		-noverify -certfile "$3" -nointern -out /dev/null 2> ossl.err ||
 		{ echo "openssl cms -verify refused $1:"; cat ossl.err; return 1; }
-}
-
-# t NAME FUNCTION: run one test in its own directory and subshell
-t() {
-	local dir log
-	case $1 in build | *"$filter"*) ;; *) return ;; esac
-	n=$((n + 1))
-	dir=$tmp/t$n
-	mkdir "$dir"
-	log=$(cd "$dir" && (set -u; "$2") 2>&1)
-	if [ $? = 0 ]; then
-		passed=$((passed + 1))
-		echo "ok $n - $1"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n - $1"
-		printf '%s\n' "$log" | sed 's/^/#   /'
-	fi
 }
 
 # --- build ------------------------------------------------------------------
