@@ -41,6 +41,8 @@ TEST(arena_args_end_to_end)
 	ASSERT_EQ(skel->bss->null_of_page0, 1, "__arena__nullable: arena offset 0 is NULL");
 	ASSERT_EQ(skel->bss->null_of_page1, 0, "__arena__nullable: a page pointer is not");
 	ASSERT_EQ(skel->bss->base_value, 7, "__arena: NULL arrives as the arena base");
+	ASSERT_EQ(skel->bss->cast_ret, 0, "a PTR_TO_ARENA register is accepted too");
+	ASSERT_EQ(skel->bss->seen_after_cast, 99, "and rebased to the same page");
 	ASSERT_EQ(skel->bss->fault_ret, -EFAULT, "unpopulated arena page: -EFAULT, no oops");
 out:
 	arena_args__destroy(skel);

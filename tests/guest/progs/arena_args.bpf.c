@@ -21,9 +21,9 @@ int bpf_test_arena_read(__u64 __arena *p, __u64 *out) __ksym;
 int bpf_test_arena_is_null(__u64 __arena *p) __ksym;
 int bpf_test_arena_unsafe(__u64 __arena *p) __ksym;
 
-int write_ret, read_ret, fault_ret;
+int write_ret, read_ret, fault_ret, cast_ret;
 int null_of_null, null_of_page0, null_of_page1;
-__u64 seen_by_prog, seen_by_kfunc, base_value;
+__u64 seen_by_prog, seen_by_kfunc, base_value, seen_after_cast;
 
 SEC("syscall")
 int arena_args(void *ctx)
@@ -48,6 +48,18 @@ int arena_args(void *ctx)
 	/* __arena rebases NULL to the arena base, offset 0 */
 	bpf_test_arena_write(NULL, 7);
 	base_value = *page0;
+
+	/* a PTR_TO_ARENA register: cast to the kernel address space, which
+	 * keeps the 32-bit arena offset
+	 */
+	{
+		long kern;
+
+		asm volatile("%[kern] = addr_space_cast(%[user], 0, 1)"
+			     : [kern]"=r"(kern) : [user]"r"(page1));
+		cast_ret = bpf_test_arena_write((__u64 __arena *)kern, 99);
+		seen_after_cast = *page1;
+	}
 
 	/* page 3 was never allocated: the kfunc must not fault */
 	fault_ret = bpf_test_arena_write(page0 + 3 * PAGE_WORDS, 1);
