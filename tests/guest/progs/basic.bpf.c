@@ -3,6 +3,14 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
+/* for libbpf's one-CPU value checks (test_percpu_flags.c) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} pcpu SEC(".maps");
+
 int value = 40;
 int runs;
 
