@@ -62,13 +62,32 @@ apply_series() {
 	echo "$want" > "$stamp"
 }
 
+# check_config: every line of the fragment is in .config (quiet: no messages)
+check_config() {
+	bad=0
+	while read -r line; do
+		case "$line" in
+		CONFIG_*)
+			grep -qxF "$line" "$kout/.config" ||
+				{ [ -n "${1:-}" ] || echo "build-kernel: not in .config: $line" >&2; bad=1; } ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			! grep -q "^$opt=" "$kout/.config" ||
+				{ [ -n "${1:-}" ] || echo "build-kernel: set in .config: $opt" >&2; bad=1; } ;;
+		esac
+	done < "$frag"
+	[ $bad = 0 ]
+}
+
 configure() {
 	frag=$build/guest.config
 	sed -e "s|@TRUSTED_KEYS@|$top/keys-example/kernel-trusted.pem|" \
 	    -e "s|@REVOKED_KEYS@|$top/keys-example/kernel-revoked.pem|" \
 	    -e "s|@BLACKLIST_HASHES@|$top/keys-example/kernel-blacklist-hashes|" \
 		"$top/qemu/guest.config" > "$frag.new"
-	if [ -f "$kout/.config" ] && cmp -s "$frag.new" "$frag"; then
+	# A .config that drifted from the fragment (an older tree's Kconfig
+	# dropped options from it) is regenerated like a changed fragment.
+	if [ -f "$kout/.config" ] && cmp -s "$frag.new" "$frag" && check_config quiet; then
 		rm "$frag.new"
 	else
 		mv "$frag.new" "$frag"
@@ -77,19 +96,7 @@ configure() {
 		kmake KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
 	fi
 	# Kconfig drops what it cannot satisfy without a word: check every line.
-	bad=0
-	while read -r line; do
-		case "$line" in
-		CONFIG_*)
-			grep -qxF "$line" "$kout/.config" ||
-				{ echo "build-kernel: not in .config: $line" >&2; bad=1; } ;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }; opt=${opt%% *}
-			! grep -q "^$opt=" "$kout/.config" ||
-				{ echo "build-kernel: set in .config: $opt" >&2; bad=1; } ;;
-		esac
-	done < "$frag"
-	[ $bad = 0 ] || die "config fragment not honoured"
+	check_config || die "config fragment not honoured"
 }
 
 mkdir -p "$build"

@@ -7,6 +7,8 @@ set -u
 . "$(dirname "$0")/env.sh"
 
 head=$(git -C "$src" rev-parse HEAD)
+# Older commits' Kconfig drops newer options from .config: keep the real one.
+cp "$kout/.config" "$build/check-series.config"
 n=0 fail=0
 for c in $(git -C "$src" rev-list --reverse base..HEAD); do
 	n=$((n + 1))
@@ -34,5 +36,6 @@ for c in $(git -C "$src" rev-list --reverse base..HEAD); do
 	fi
 done
 git -C "$src" checkout -q "$head"
+cp "$build/check-series.config" "$kout/.config"
 echo "$((n - fail)) passed, $fail failed"
 [ $fail = 0 ]
