@@ -48,7 +48,7 @@ demo: guest-tests
 
 bench: signer guest-tests
 	@$(MAKE) -s -C signer bench
-	@BPFSIGN_QUIET=1 qemu/run-guest.sh bench_arena_args
+	@BPFSIGN_QUIET=1 qemu/run-guest.sh bench_arena_args bench_percpu_data
 
 fuzz: signer gen-loader
 	@$(MAKE) -s -C signer fuzz

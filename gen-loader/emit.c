@@ -67,6 +67,12 @@ static bool map_ident(const struct bpf_map *map, char *buf, size_t sz)
 		snprintf(buf, sz, "%s", name);
 		return true;
 	}
+	/* before the suffixes: ".percpu.data" is percpu data */
+	if (bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY) {
+		snprintf(buf, sz, "%s", name + 1);
+		sanitize(buf);
+		return true;
+	}
 	for (i = 0; i < ARRAY_SIZE(sfxs); i++) {
 		p = strstr(name, sfxs[i]);
 		if (p) {
@@ -78,11 +84,21 @@ static bool map_ident(const struct bpf_map *map, char *buf, size_t sz)
 	return false;
 }
 
-static bool is_mmapable(const struct bpf_map *map, char *buf, size_t sz)
+static bool is_percpu_data(const struct bpf_map *map)
 {
-	if (!bpf_map__is_internal(map) || !(bpf_map__map_flags(map) & BPF_F_MMAPABLE))
+	return bpf_map__type(map) == BPF_MAP_TYPE_PERCPU_ARRAY;
+}
+
+/* Internal maps the skeleton exposes as skel->IDENT, as bpftool's is_skel_data():
+ * the memory-mapped ones, and percpu data (an initial image only).
+ */
+static bool is_skel_data(const struct bpf_map *map, char *buf, size_t sz)
+{
+	if (!bpf_map__is_internal(map) || !map_ident(map, buf, sz))
 		return false;
-	return map_ident(map, buf, sz);
+	if (bpf_map__map_flags(map) & BPF_F_MMAPABLE)
+		return true;
+	return is_percpu_data(map) && bpf_map__btf_value_type_id(map);
 }
 
 static const struct btf_type *find_datasec(const struct btf *btf, const char *ident)
@@ -192,7 +208,7 @@ static int emit_struct(struct emitter *e)
 			return kit_err(-errno, "BTF of the object: %s", strerror(errno));
 	}
 	bpf_object__for_each_map(map, obj) {
-		if (!is_mmapable(map, ident, sizeof(ident)))
+		if (!is_skel_data(map, ident, sizeof(ident)))
 			continue;
 		sec = btf ? find_datasec(btf, ident) : NULL;
 		if (!sec) {
@@ -267,7 +283,7 @@ static void emit_destroy(struct emitter *e)
 	bpf_object__for_each_map(map, e->l->obj) {
 		if (!map_ident(map, ident, sizeof(ident)))
 			continue;
-		if (is_mmapable(map, ident, sizeof(ident)))
+		if (is_skel_data(map, ident, sizeof(ident)))
 			fprintf(e->f, "\tskel_free_map_data(skel->%1$s, skel->maps.%1$s.initial_value,\n"
 				"\t\t\t   %2$s__mmap_sz(%3$u));\n",
 				ident, e->name, bpf_map__value_size(map));
@@ -276,7 +292,7 @@ static void emit_destroy(struct emitter *e)
 	fputs("\tskel_free(skel);\n}\n", e->f);
 }
 
-/* Where the loader's metadata holds the initial value of an mmapable map. */
+/* Where the loader's metadata holds the initial value of a skeleton data map. */
 static int init_value_off(struct emitter *e, const struct bpf_map *map, size_t *off)
 {
 	const void *val, *p;
@@ -307,7 +323,7 @@ static int emit_open(struct emitter *e)
 		"\tskel->ctx.sz = (char *)&skel->links - (char *)skel;\n"
 		"\tskel->keyring_id = %1$s__DEFAULT_KEYRING_ID;\n", e->name);
 	bpf_object__for_each_map(map, e->l->obj) {
-		if (!is_mmapable(map, ident, sizeof(ident)))
+		if (!is_skel_data(map, ident, sizeof(ident)))
 			continue;
 		err = init_value_off(e, map, &off);
 		if (err)
@@ -348,8 +364,18 @@ static void emit_load(struct emitter *e)
 		"\tskel->errstr = opts.errstr;\n"
 		"\tif (err < 0)\n\t\treturn err;\n", e->name);
 	bpf_object__for_each_map(map, e->l->obj) {
-		if (!is_mmapable(map, ident, sizeof(ident)))
+		if (!is_skel_data(map, ident, sizeof(ident)))
 			continue;
+		if (is_percpu_data(map)) {
+			/* no mmap of a percpu_array: the image turns read-only */
+			fprintf(e->f, "\terr = skel_protect_map_data(skel->%1$s, "
+				"&skel->maps.%1$s.initial_value,\n"
+				"\t\t\t\t    %2$s__mmap_sz(%3$u));\n"
+				"\tif (err)\n\t\treturn err;\n"
+				"#ifdef __KERNEL__\n\tskel->%1$s = NULL;\n#endif\n",
+				ident, e->name, bpf_map__value_size(map));
+			continue;
+		}
 		fprintf(e->f, "\tskel->%1$s = (__typeof__(skel->%1$s))\n"
 			"\t\tskel_finalize_map_data(&skel->maps.%1$s.initial_value,\n"
 			"\t\t\t\t       %2$s__mmap_sz(%3$u), %4$s,\n"
@@ -387,7 +413,7 @@ static void emit_asserts(struct emitter *e)
 		"%1$s__assert(struct %1$s *s __attribute__((unused)))\n{\n"
 		"#ifdef __cplusplus\n#define _Static_assert static_assert\n#endif\n", e->name);
 	bpf_object__for_each_map(map, e->l->obj) {
-		if (!is_mmapable(map, ident, sizeof(ident)))
+		if (!is_skel_data(map, ident, sizeof(ident)))
 			continue;
 		sec = find_datasec(btf, ident);
 		if (!sec)

@@ -7,6 +7,8 @@
 #                                     default keyring: the session keyring (-3)
 #   skel_counter_bad_REGION.lskel.h   signed with signing.key, then the last
 #                                     byte of REGION flipped (tamper.sh)
+#   percpu_data_signed.lskel.h        global percpu data, signed with signing.key
+#   percpu_data.lskel.h               the same object through bpftool gen skeleton -L
 
 GEN_LOADER	:= $(TOP)/gen-loader/gen-loader
 GL_TAMPER	:= $(TOP)/tests/host/gen-loader/tamper.sh
@@ -16,7 +18,8 @@ GL_UNTRUSTED	:= --key $(KEYS)/untrusted.key --cert $(KEYS)/untrusted.crt
 GL_REGIONS	:= insns data excl_hash signature
 
 SKEL_HEADERS	:= $(OBJ)/skel_counter.lskel.h $(OBJ)/skel_counter_untrusted.lskel.h \
-		   $(patsubst %,$(OBJ)/skel_counter_bad_%.lskel.h,$(GL_REGIONS))
+		   $(patsubst %,$(OBJ)/skel_counter_bad_%.lskel.h,$(GL_REGIONS)) \
+		   $(OBJ)/percpu_data_signed.lskel.h $(OBJ)/percpu_data.lskel.h
 
 $(GEN_LOADER): $(wildcard $(TOP)/gen-loader/*.[ch]) $(TOP)/signer/libbpfsign.h \
 		$(BUILD)/tools/lib/libbpf.a
@@ -33,3 +36,9 @@ $(OBJ)/skel_counter_bad_%.lskel.h: $(OBJ)/skel_counter.bpf.o $(GEN_LOADER) $(GL_
 	$(GEN_LOADER) $< -o $@.signed --name skel_counter_bad_$* $(GL_SIGNING) $(GL_FLAGS)
 	$(GL_TAMPER) $* last $@.signed $@
 	rm -f $@.signed
+
+$(OBJ)/percpu_data_signed.lskel.h: $(OBJ)/percpu_data.bpf.o $(GEN_LOADER)
+	$(GEN_LOADER) $< -o $@ --name percpu_data_signed $(GL_SIGNING) $(GL_FLAGS)
+
+$(OBJ)/percpu_data.lskel.h: $(OBJ)/percpu_data.bpf.o
+	$(BPFTOOL) gen skeleton -L $< name percpu_data_lskel > $@.tmp && mv $@.tmp $@

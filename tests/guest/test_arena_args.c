@@ -3,12 +3,11 @@
  * __arena / __arena__nullable kfunc arguments: the JIT rebases them into the
  * arena; a kfunc touching an unpopulated page gets -EFAULT, not an oops.
  */
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <bpf/bpf.h>
 
 #include "runner.h"
+#include "util.h"
 
 /* the kernel's internal "operation not supported", as bpf() returns it */
 #define ENOTSUPP 524
@@ -90,22 +89,11 @@ TEST(arena_args_refused)
 	arena_args__destroy(skel);
 }
 
-static int set_jit(const char *v)
-{
-	int fd = open("/proc/sys/net/core/bpf_jit_enable", O_WRONLY), ret = 0;
-
-	if (fd < 0 || write(fd, v, 1) != 1)
-		ret = -1;
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
 TEST(arena_args_need_the_jit)
 {
 	struct arena_args *skel = arena_args__open();
 
-	if (!ASSERT_TRUE(skel, "open") || !ASSERT_OK(set_jit("0"), "bpf_jit_enable=0"))
+	if (!ASSERT_TRUE(skel, "open") || !ASSERT_OK(set_bpf_jit(0), "bpf_jit_enable=0"))
 		goto out;
 	/* the interpreter cannot rebase: kfunc calls, and so __arena
 	 * arguments, need the JIT
@@ -114,7 +102,7 @@ TEST(arena_args_need_the_jit)
 	bpf_program__set_log_buf(skel->progs.arena_args, log_buf, sizeof(log_buf));
 	ASSERT_ERR(arena_args__load(skel), ENOTSUPP, "arena program with the JIT off");
 	ASSERT_HAS(log_buf, "JIT is required", "log line");
-	ASSERT_OK(set_jit("1"), "bpf_jit_enable=1");
+	ASSERT_OK(set_bpf_jit(1), "bpf_jit_enable=1");
 out:
 	arena_args__destroy(skel);
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 #include <openssl/sha.h>
 
 #include "runner.h"
@@ -63,4 +65,15 @@ void prog_digest(const struct bpf_insn *insns, size_t cnt, unsigned char out[32]
 		}
 	}
 	SHA256((const unsigned char *)copy, sizeof(copy), out);
+}
+
+int set_bpf_jit(int on)
+{
+	int fd = open("/proc/sys/net/core/bpf_jit_enable", O_WRONLY), ret = 0;
+
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
+		ret = -1;
+	if (fd >= 0)
+		close(fd);
+	return ret;
 }

@@ -25,6 +25,9 @@ int array_map(__u32 value_size, __u32 max_entries, struct bpf_map_create_opts *o
 /* Number of maps bound to prog_fd, their ids into ids[] (up to max). */
 int prog_map_ids(int prog_fd, __u32 *ids, __u32 max);
 __u32 map_id(int map_fd);
+
+/* net.core.bpf_jit_enable: 0 sends new programs to the interpreter. */
+int set_bpf_jit(int on);
 /* SHA-256 of insns with map-fd immediates zeroed, as the kernel digests them. */
 void prog_digest(const struct bpf_insn *insns, size_t cnt, unsigned char out[32]);
 
