@@ -3,7 +3,9 @@
 # For each commit on top of `base` in build/linux, in order, build the
 # kernel directories and the tools it touches (objects only, with ccache),
 # then return to the series' head.  Prints one TAP line per patch.
+# Usage: check-series.sh [FIRST]  (start at patch number FIRST, default 1)
 set -u
+first=${1:-1}
 . "$(dirname "$0")/env.sh"
 
 head=$(git -C "$src" rev-parse HEAD)
@@ -12,6 +14,7 @@ cp "$kout/.config" "$build/check-series.config"
 n=0 fail=0
 for c in $(git -C "$src" rev-list --reverse base..HEAD); do
 	n=$((n + 1))
+	[ "$n" -ge "$first" ] || continue
 	subject=$(git -C "$src" log -1 --format=%s "$c")
 	git -C "$src" checkout -q "$c" || exit 1
 	dirs=$(git -C "$src" diff-tree --no-commit-id --name-only -r "$c" |
@@ -37,5 +40,5 @@ for c in $(git -C "$src" rev-list --reverse base..HEAD); do
 done
 git -C "$src" checkout -q "$head"
 cp "$build/check-series.config" "$kout/.config"
-echo "$((n - fail)) passed, $fail failed"
+echo "$((n - first + 1 - fail)) passed, $fail failed"
 [ $fail = 0 ]

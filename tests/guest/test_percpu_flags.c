@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* BPF_F_CPU and BPF_F_ALL_CPUS for percpu_array maps (global percpu data's
- * prerequisite): one CPU's value in and out.
+/* BPF_F_CPU and BPF_F_ALL_CPUS for percpu maps (global percpu data's
+ * prerequisite): one CPU's value in and out, element by element and in
+ * batches, for percpu_array, the percpu hash maps and cgroup storage.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -87,4 +91,188 @@ TEST(percpu_cpu_flags_libbpf)
 	ASSERT_ERR(bpf_map__lookup_elem(skel->maps.pcpu, &key, sizeof(key), &v, sizeof(v), 0),
 		   EINVAL, "one value without BPF_F_CPU");
 	basic__destroy(skel);
+}
+
+/* percpu_hash and lru_percpu_hash: the CPU flags next to the element flags */
+static void hash_cpu_flags(enum bpf_map_type type, const char *name)
+{
+	int n = libbpf_num_possible_cpus(), fd, c;
+	__u64 v, *all = calloc(n, sizeof(*all));
+	__u32 key = 1, missing = 2;
+
+	fd = bpf_map_create(type, name, 4, 8, 8, NULL);
+	if (!ASSERT_OK(fd, name) || !ASSERT_GE(n, 2, "the guest has 2 CPUs"))
+		goto out;
+
+	v = 5;
+	ASSERT_OK(bpf_map_update_elem(fd, &key, &v, BPF_NOEXIST | CPU(1)),
+		  "new element for CPU 1");
+	ASSERT_OK(bpf_map_lookup_elem(fd, &key, all), "classic lookup");
+	ASSERT_EQ(all[1], 5, "CPU 1 has the value");
+	ASSERT_EQ(all[0], 0, "the other CPUs start at zero");
+
+	v = 7;
+	ASSERT_OK(bpf_map_update_elem(fd, &key, &v, BPF_EXIST | BPF_F_ALL_CPUS),
+		  "one value for all CPUs");
+	ASSERT_OK(bpf_map_lookup_elem(fd, &key, all), "classic lookup");
+	for (c = 0; c < n; c++)
+		ASSERT_EQ(all[c], 7, "BPF_F_ALL_CPUS reached every CPU");
+
+	v = 9;
+	ASSERT_OK(bpf_map_update_elem(fd, &key, &v, CPU(0)), "update CPU 0 only");
+	ASSERT_OK(bpf_map_lookup_elem_flags(fd, &key, &v, CPU(0)), "lookup CPU 0");
+	ASSERT_EQ(v, 9, "CPU 0's value");
+	ASSERT_OK(bpf_map_lookup_elem_flags(fd, &key, &v, CPU(1)), "lookup CPU 1");
+	ASSERT_EQ(v, 7, "CPU 1 untouched");
+
+	/* check_flags(): BPF_NOEXIST still holds with a CPU flag */
+	ASSERT_ERR(bpf_map_update_elem(fd, &key, &v, BPF_NOEXIST | CPU(0)), EEXIST,
+		   "BPF_NOEXIST on an existing element");
+	/* check_flags(): BPF_EXIST still holds with BPF_F_ALL_CPUS */
+	ASSERT_ERR(bpf_map_update_elem(fd, &missing, &v, BPF_EXIST | BPF_F_ALL_CPUS), ENOENT,
+		   "BPF_EXIST on a missing element");
+	/* bpf_map_check_cpu_flags(): range of the CPU number */
+	ASSERT_ERR(bpf_map_update_elem(fd, &key, &v, CPU(n)), ERANGE,
+		   "CPU beyond the possible CPUs");
+	/* bpf_map_check_cpu_flags(): a lookup has no single value for all CPUs */
+	ASSERT_ERR(bpf_map_lookup_elem_flags(fd, &key, &v, BPF_F_ALL_CPUS), EINVAL,
+		   "BPF_F_ALL_CPUS on lookup");
+	ASSERT_ERR(bpf_map_lookup_elem_flags(fd, &missing, &v, CPU(0)), ENOENT,
+		   "lookup of a missing element");
+out:
+	free(all);
+	if (fd >= 0)
+		close(fd);
+}
+
+TEST(percpu_hash_cpu_flags)
+{
+	hash_cpu_flags(BPF_MAP_TYPE_PERCPU_HASH, "percpu_hash");
+	hash_cpu_flags(BPF_MAP_TYPE_LRU_PERCPU_HASH, "lru_percpu_hash");
+}
+
+/* batches: one value per element, of one CPU or for all of them */
+static void batch_cpu_flags(enum bpf_map_type type, const char *name)
+{
+	__u32 keys[2] = { 0, 1 }, out_keys[2], count = 2, batch;
+	__u64 vals[2] = { 11, 22 }, out[2];
+	LIBBPF_OPTS(bpf_map_batch_opts, all_cpus, .elem_flags = BPF_F_ALL_CPUS);
+	LIBBPF_OPTS(bpf_map_batch_opts, cpu1, .elem_flags = CPU(1));
+	int fd = bpf_map_create(type, name, 4, 8, 2, NULL), i, err;
+
+	if (!ASSERT_OK(fd, name))
+		return;
+	ASSERT_OK(bpf_map_update_batch(fd, keys, vals, &count, &all_cpus),
+		  "update batch, all CPUs");
+	ASSERT_EQ(count, 2, "both elements written");
+
+	count = 2;
+	memset(out, 0, sizeof(out));
+	err = bpf_map_lookup_batch(fd, NULL, &batch, out_keys, out, &count, &cpu1);
+	/* ENOENT: the batch reached the end of the map */
+	ASSERT_TRUE(!err || errno == ENOENT, "lookup batch, CPU 1");
+	ASSERT_EQ(count, 2, "both elements read");
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(out[i], out_keys[i] == 0 ? 11 : 22, "CPU 1's value of each element");
+
+	/* bpf_map_do_batch(): a lookup has no single value for all CPUs */
+	count = 2;
+	ASSERT_ERR(bpf_map_lookup_batch(fd, NULL, &batch, out_keys, out, &count, &all_cpus),
+		   EINVAL, "lookup batch with BPF_F_ALL_CPUS");
+	close(fd);
+}
+
+TEST(percpu_cpu_flags_batch)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, cpu0, .elem_flags = CPU(0));
+	__u32 key = 0, count = 1;
+	__u64 v = 1;
+	int plain;
+
+	batch_cpu_flags(BPF_MAP_TYPE_PERCPU_ARRAY, "percpu_array");
+	batch_cpu_flags(BPF_MAP_TYPE_PERCPU_HASH, "percpu_hash");
+	batch_cpu_flags(BPF_MAP_TYPE_LRU_PERCPU_HASH, "lru_percpu_hash");
+
+	/* bpf_map_do_batch(): the flags are for percpu maps only */
+	plain = array_map(8, 1, NULL);
+	if (ASSERT_OK(plain, "array"))
+		ASSERT_ERR(bpf_map_update_batch(plain, &key, &v, &count, &cpu0), EINVAL,
+			   "BPF_F_CPU batch on an array map");
+	close(plain);
+}
+
+/*
+ * A cgroup storage exists once a program using it is attached to a cgroup:
+ * attach a socket-create program using map fd to a new cgroup; the
+ * storage's key goes to *key.
+ */
+static int cgroup_storage(int fd, int *prog, int *cg, struct bpf_cgroup_storage_key *key)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		.expected_attach_type = BPF_CGROUP_INET_SOCK_CREATE);
+	struct bpf_insn insns[] = {
+		LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, fd),
+		MOV64_IMM(BPF_REG_2, 0),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_local_storage),
+		MOV64_IMM(BPF_REG_0, 1),
+		EXIT_INSN(),
+	};
+	struct stat st;
+
+	if (mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL) && errno != EBUSY)
+		return -1;
+	if (mkdir("/sys/fs/cgroup/percpu_flags", 0755) && errno != EEXIST)
+		return -1;
+	*cg = open("/sys/fs/cgroup/percpu_flags", O_RDONLY | O_DIRECTORY);
+	*prog = bpf_prog_load(BPF_PROG_TYPE_CGROUP_SOCK, "cg", "GPL", insns,
+			      ARRAY_LEN(insns), &opts);
+	if (*cg < 0 || *prog < 0 || fstat(*cg, &st) ||
+	    bpf_prog_attach(*prog, *cg, BPF_CGROUP_INET_SOCK_CREATE, 0))
+		return -1;
+	/* on 64-bit, a cgroup's id is its kernfs inode number */
+	key->cgroup_inode_id = st.st_ino;
+	key->attach_type = BPF_CGROUP_INET_SOCK_CREATE;
+	return 0;
+}
+
+TEST(percpu_cgroup_storage_cpu_flags)
+{
+	int n = libbpf_num_possible_cpus(), prog = -1, cg = -1, fd, c;
+	struct bpf_cgroup_storage_key key = {};
+	__u64 v, *all = calloc(n, sizeof(*all));
+
+	fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE, "cg_storage", sizeof(key), 8, 0,
+			    NULL);
+	if (!ASSERT_OK(fd, "percpu_cgroup_storage") ||
+	    !ASSERT_OK(cgroup_storage(fd, &prog, &cg, &key), "storage of an attached program"))
+		goto out;
+
+	v = 3;
+	ASSERT_OK(bpf_map_update_elem(fd, &key, &v, BPF_F_ALL_CPUS), "one value, all CPUs");
+	ASSERT_OK(bpf_map_lookup_elem(fd, &key, all), "classic lookup");
+	for (c = 0; c < n; c++)
+		ASSERT_EQ(all[c], 3, "BPF_F_ALL_CPUS reached every CPU");
+	v = 4;
+	ASSERT_OK(bpf_map_update_elem(fd, &key, &v, BPF_EXIST | CPU(1)), "update CPU 1 only");
+	ASSERT_OK(bpf_map_lookup_elem_flags(fd, &key, &v, CPU(1)), "lookup CPU 1");
+	ASSERT_EQ(v, 4, "CPU 1's value");
+	ASSERT_OK(bpf_map_lookup_elem_flags(fd, &key, &v, CPU(0)), "lookup CPU 0");
+	ASSERT_EQ(v, 3, "CPU 0 untouched");
+	/* bpf_percpu_cgroup_storage_update(): storages are never created by user space */
+	ASSERT_ERR(bpf_map_update_elem(fd, &key, &v, BPF_NOEXIST | CPU(0)), EINVAL,
+		   "BPF_NOEXIST with a CPU flag");
+	/* bpf_map_check_cpu_flags(): range of the CPU number */
+	ASSERT_ERR(bpf_map_lookup_elem_flags(fd, &key, &v, CPU(n)), ERANGE,
+		   "CPU beyond the possible CPUs");
+out:
+	if (prog >= 0 && cg >= 0)
+		bpf_prog_detach2(prog, cg, BPF_CGROUP_INET_SOCK_CREATE);
+	if (prog >= 0)
+		close(prog);
+	if (cg >= 0)
+		close(cg);
+	if (fd >= 0)
+		close(fd);
+	rmdir("/sys/fs/cgroup/percpu_flags");
+	free(all);
 }
