@@ -34,7 +34,9 @@ bool test_failed(void)
 /* libbpf's warnings and the verifier logs it prints, as TAP comments. */
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	char buf[1024], *line, *save;
+	/* whole verifier and BTF logs come in one call */
+	static char buf[65536];
+	char *line, *save;
 
 	if (level == LIBBPF_DEBUG)
 		return 0;

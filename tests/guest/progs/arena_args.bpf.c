@@ -76,10 +76,12 @@ int unsafe_kfunc(void *ctx)
 }
 
 /* With an arena, but R1 is the context pointer: neither PTR_TO_ARENA nor a
- * scalar.  Written in assembly: C would cast it into the arena first.
+ * scalar.  Written in assembly: C would cast it into the arena first.  No
+ * parameters: BTF keeps no names for a naked function's, and the kernel
+ * refuses a program's FUNC_PROTO with unnamed arguments.
  */
 SEC("?syscall")
-__attribute__((naked)) int ctx_pointer(void *ctx)
+__attribute__((naked)) int ctx_pointer(void)
 {
 	asm volatile (
 	"r2 = %[arena] ll;"
