@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "cmds.h"
+#include "info.h"
 #include "internal.h"
-#include "out.h"
 
 enum { O_JSON };
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "info.h"
 #include "internal.h"
-#include "out.h"
 
 enum { O_CERT, O_CA, O_PAYLOAD, O_JSON };
 

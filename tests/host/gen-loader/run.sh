@@ -137,6 +137,8 @@ t_verify_good() {
 	run "$gl" verify --cert "$keys/signing.crt" "$good"
 	expect_rc 0 "verify" || return 1
 	grep -qx 'verdict: verified' out || { echo "no 'verdict: verified'"; cat out; return 1; }
+	grep -qx 'excl_hash_matches: yes' out ||
+		{ echo "no 'excl_hash_matches: yes'"; cat out; return 1; }
 	run "$gl" verify --json --cert "$keys/signing.crt" "$good"
 	expect_rc 0 "verify --json" || return 1
 	expect_eq "$(json out verdict)" verified "verdict" || return 1

@@ -465,10 +465,25 @@ t_inspect_human_matches_json() {
 	run sign_rsa p; expect_rc 0 "sign" || return 1
 	"$bpfsign" inspect --json p.p7s > j && "$bpfsign" inspect p.p7s > h ||
 		{ echo "inspect failed"; return 1; }
-	# one code path: the same keys, in the same order
-	expect_eq "$(awk '{print $1}' h | tr '\n' ' ')" \
+	# one code path: the same keys, in the same order ("key: value" lines)
+	expect_eq "$(sed 's/: .*//' h | tr '\n' ' ')" \
 		"$(python3 -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))) + " ")' j)" \
-		"human keys vs JSON keys"
+		"human keys vs JSON keys" || return 1
+	# booleans: yes/no for people, true/false for JSON
+	grep -qx 'kernel_ok: yes' h && grep -qF '"kernel_ok": true' j ||
+		{ echo "kernel_ok, human and JSON:"; grep kernel_ok h; cat j; return 1; }
+}
+
+t_report_escapes() {
+	local name
+	name=$(printf 'caf\303\251\tx\177.p7s')
+	payload p
+	run sign_rsa p --out "$name"; expect_rc 0 "sign --out '$name'" || return 1
+	run "$bpfsign" inspect --json "$name"; expect_rc 0 "inspect" || return 1
+	# UTF-8 passes through as it is; a tab and DEL are escaped
+	grep -qF "$(printf '"signature": "caf\303\251\\u0009x\\u007f.p7s"')" out ||
+		{ echo "signature not escaped as expected:"; cat out; return 1; }
+	expect_eq "$(json out signature)" "$name" "the name read back from the JSON"
 }
 
 t_inspect_flags_kernel_refusals() {
@@ -649,6 +664,7 @@ t "verify: unreadable input exits 6" t_verify_unreadable
 t "verify --json reports the failure" t_verify_json_failure
 t "inspect --json fields" t_inspect_json
 t "inspect human and JSON share one path" t_inspect_human_matches_json
+t "reports: UTF-8 kept, control characters escaped" t_report_escapes
 t "inspect flags signed attributes and embedded certs" t_inspect_flags_kernel_refusals
 t "inspect: malformed DER exits 5" t_inspect_malformed
 t "--help on every command, --version" t_help_and_version

@@ -11,6 +11,11 @@ void out_begin(struct out *o, FILE *f, bool json)
 		fputc('{', f);
 }
 
+/*
+ * Only what JSON forbids raw, and DEL, is escaped: bytes >= 0x80 pass
+ * through, so UTF-8 (issuer names, paths) stays UTF-8 rather than being
+ * split into one bogus \u00XX code point per byte.
+ */
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -31,9 +36,9 @@ static void key(struct out *o, const char *k)
 {
 	if (o->json) {
 		if (o->n++)
-			fputc(',', o->f);
+			fputs(", ", o->f);
 		json_str(o->f, k);
-		fputc(':', o->f);
+		fputs(": ", o->f);
 	} else {
 		fprintf(o->f, "%s: ", k);
 	}
@@ -57,11 +62,16 @@ void out_int(struct out *o, const char *k, long long val)
 void out_bool(struct out *o, const char *k, bool val)
 {
 	key(o, k);
-	fprintf(o->f, o->json ? "%s" : "%s\n", val ? "true" : "false");
+	if (o->json)
+		fputs(val ? "true" : "false", o->f);
+	else
+		fputs(val ? "yes\n" : "no\n", o->f);
 }
 
 void out_end(struct out *o)
 {
 	if (o->json)
 		fputs("}\n", o->f);
+	/* the report is out before main() prints the failure on stderr */
+	fflush(o->f);
 }

@@ -1,72 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Reports: one code path prints "key: value" lines or a JSON object. */
+/* The fields of a parsed signature, as a report. */
 #include <stdio.h>
 
-#include "out.h"
-
-void out_begin(struct out *o, FILE *f, bool json)
-{
-	o->f = f;
-	o->json = json;
-	o->n = 0;
-	if (json)
-		fputc('{', f);
-}
-
-static void key(struct out *o, const char *k)
-{
-	if (o->json)
-		fprintf(o->f, "%s\"%s\": ", o->n++ ? ", " : "", k);
-	else
-		fprintf(o->f, "%-20s ", k);
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-void out_str(struct out *o, const char *k, const char *val)
-{
-	key(o, k);
-	if (o->json)
-		json_str(o->f, val);
-	else
-		fprintf(o->f, "%s\n", val);
-}
-
-void out_int(struct out *o, const char *k, long long val)
-{
-	key(o, k);
-	fprintf(o->f, o->json ? "%lld" : "%lld\n", val);
-}
-
-void out_bool(struct out *o, const char *k, bool val)
-{
-	key(o, k);
-	if (o->json)
-		fputs(val ? "true" : "false", o->f);
-	else
-		fputs(val ? "yes\n" : "no\n", o->f);
-}
-
-void out_end(struct out *o)
-{
-	if (o->json)
-		fputs("}\n", o->f);
-	fflush(o->f);
-}
+#include "info.h"
 
 void out_info(struct out *o, const struct bpfsign_info *info)
 {
