@@ -47,23 +47,15 @@ static const char *const policies[] = { "deny-unsigned", "keyring-allowlist", "a
 
 static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
 
-/* the output of the last cli() run, stdout and stderr */
+/* the output of the last cli() or run() call, stdout and stderr */
 static char cli_out[65536];
 
-/* Run the CLI with the NULL-terminated arguments; its exit code, or -1. */
-static int cli(const char *arg, ...)
+/* Run argv[0]; its exit code, or -1. The output goes to cli_out. */
+static int run(const char *const argv[])
 {
-	const char *argv[16] = { CLI };
-	int argc = 1, fd, status;
+	int fd, status;
 	ssize_t n, len = 0;
-	va_list ap;
 	pid_t pid;
-
-	va_start(ap, arg);
-	for (; arg && argc < 15; arg = va_arg(ap, const char *))
-		argv[argc++] = arg;
-	va_end(ap);
-	argv[argc] = NULL;
 
 	fd = open("/tmp/policy-cli.out", O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0)
@@ -72,7 +64,7 @@ static int cli(const char *arg, ...)
 	if (!pid) {
 		dup2(fd, 1);
 		dup2(fd, 2);
-		execv(CLI, (char **)argv);
+		execv(argv[0], (char **)argv);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
@@ -85,6 +77,21 @@ static int cli(const char *arg, ...)
 	cli_out[len] = 0;
 	close(fd);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Run the CLI with the NULL-terminated arguments; its exit code, or -1. */
+static int cli(const char *arg, ...)
+{
+	const char *argv[16] = { CLI };
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, arg);
+	for (; arg && argc < 15; arg = va_arg(ap, const char *))
+		argv[argc++] = arg;
+	va_end(ap);
+	argv[argc] = NULL;
+	return run(argv);
 }
 
 /* The CLI must exit 0; else its output is shown. */
@@ -588,17 +595,20 @@ out:
 #define KEY_SPEC_BPF_KEYRING	-9
 
 /*
- * keyring allow bpf: the operator's keyring, enrolled and restricted here as
- * policies/initramfs/bpf-keyring-hook does at boot.  Sealing cannot be
- * undone: run alone, in a boot with BPFSIGN_CMDLINE=bpf.keyring_unsealed=1.
+ * keyring allow bpf: the operator's keyring, enrolled and restricted by the
+ * shipped policies/initramfs/bpf-keyring-hook (busybox sh, the real keyctl),
+ * as at boot.  Sealing cannot be undone: run alone, in a boot with
+ * BPFSIGN_CMDLINE=bpf.keyring_unsealed=1.
  */
 TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 {
+	static const char *const hook[] = {
+		"/bin/sh", "/tests/bpf-keyring-hook", "/tests/bpf-certs", NULL
+	};
 	unsigned char *der = NULL;
 	struct fixture f;
 	char flag[4] = "";
-	int fd, len, err;
-	key_serial_t key;
+	int fd, len, err, rc;
 
 	fd = open("/sys/module/bpf/parameters/keyring_unsealed", O_RDONLY);
 	if (!ASSERT_OK(fd, "the .bpf keyring's boot parameter"))
@@ -610,15 +620,17 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 		return;
 	if (!setup_session(&f, false))
 		goto out;
-	len = cert_der("untrusted", &der);
-	if (!ASSERT_GE(len, 1, "DER of untrusted.crt"))
+	rc = run(hook);
+	if (!ASSERT_EQ(rc, 0, "bpf-keyring-hook enrols untrusted.der and seals .bpf")) {
+		printf("# %s", cli_out);
 		goto out;
-	key = add_key("asymmetric", "", der, len, KEY_SPEC_BPF_KEYRING);
+	}
+	ASSERT_HAS(cli_out, "restricted the .bpf keyring (1 certificates)", "the hook's log");
+	/* sealed: nothing more can be enrolled */
+	len = cert_der("signing-ec", &der);
+	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EPERM,
+		   "enrolment after the hook");
 	free(der);
-	if (!ASSERT_OK(key, "keyctl padd asymmetric \"\" -9") ||
-	    !ASSERT_OK(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL),
-		       "keyctl restrict_keyring -9"))
-		goto out;
 
 	/* no policy: the .bpf keyring verifies untrusted.key */
 	{
