@@ -12,7 +12,9 @@
  *                         through this policy when it was loaded (if the
  *                         policy was attached by then); the kernel does not
  *                         record the loader's keyring in its children.
- *   unsigned              allow_unsigned (default: deny)
+ *   unsigned              allow_unsigned (default: deny), or prog->type
+ *                         in allow_types ("unsigned allow type NAME": e.g.
+ *                         systemd's unsigned cgroup_skb filters)
  *
  * Permissive mode counts and logs what it would deny, and denies nothing.
  *
@@ -59,6 +61,16 @@ static __always_inline bool keyring_allowed(struct bpf_prog_aux *aux)
 	return v && *v == BPFSIGN_KEYRING_ALLOWED;
 }
 
+/* prog->type is attr->prog_type as the caller gave it: an ext (freplace)
+ * program counts as ext, not as the type of the program it would replace,
+ * so allowing cgroup_skb does not let an unsigned ext program in.
+ */
+static __always_inline bool type_allowed(const struct bpfsign_allow_config *cfg,
+					 enum bpf_prog_type type)
+{
+	return type < BPFSIGN_MAX_PROG_TYPES && (cfg->allow_types >> type) & 1;
+}
+
 SEC("lsm/bpf_prog_load")
 int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 	     struct bpf_token *token, int ret)
@@ -78,7 +90,7 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 	else if (verified_loader(aux))
 		allow = cfg->allow_children;
 	else
-		allow = cfg->allow_unsigned;
+		allow = cfg->allow_unsigned || type_allowed(cfg, prog->type);
 	/* attached only once configured; fail closed all the same */
 	allow = allow && cfg->configured;
 

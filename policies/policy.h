@@ -12,6 +12,10 @@
 #define BPFSIGN_DIGEST_LEN	32
 #define BPFSIGN_MAX_KEYRINGS	64
 #define BPFSIGN_EVENTS_SIZE	(64 * 1024)
+/* bits of bpfsign_allow_config.allow_types: enum bpf_prog_type values below
+ * this fit; 6.12 has 33 (UNSPEC to NETFILTER)
+ */
+#define BPFSIGN_MAX_PROG_TYPES	64
 
 /* The kernel's enum bpf_sig_verdict and enum bpf_sig_keyring values, for
  * the CLI (the BPF side has them from vmlinux.h).
@@ -87,6 +91,8 @@ struct bpfsign_allow_config {
 	__u32 permissive;	/* 1: count and log, never deny */
 	__u32 allow_unsigned;	/* 1: unsigned programs (and an unsigned loader's) pass */
 	__u32 allow_children;	/* 1: programs loaded by a VERIFIED loader pass */
+	__u64 allow_types;	/* bit T: unsigned programs of enum bpf_prog_type T
+				 * pass even with allow_unsigned 0 */
 };
 
 /* keyring-allowlist: a "keyrings" key; any = 1 matches every serial */

@@ -58,7 +58,8 @@ for s in "$@"; do
 		run_suite guest-policies status_of "$build/suite-guest-policies.log" \
 			"$top/qemu/run-guest.sh" policy_deny_unsigned \
 			policy_keyring_allowlist_default policy_keyring_allowlist_file \
-			policy_keyring_allowlist_permissive policy_audit_log
+			policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
+			policy_audit_log
 		# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 		export BPFSIGN_CMDLINE=bpf.keyring_unsealed=1
 		run_suite guest-policies-bpf-keyring status_of \

@@ -19,10 +19,15 @@ static const struct opt check_opts[] = {
 static void print_policy(const struct policy *pol)
 {
 	const char *name;
+	__u32 t;
 	int i;
 
 	printf("mode %s\n", pol->permissive ? "permissive" : "enforce");
 	printf("unsigned %s\n", pol->allow_unsigned ? "allow" : "deny");
+	/* in type order, not file order: the printed form is a fixed point */
+	for (t = 0; t < BPFSIGN_MAX_PROG_TYPES; t++)
+		if (pol->allow_types & (1ULL << t))
+			printf("unsigned allow type %s\n", policy_prog_type_name(t));
 	printf("children %s\n", pol->allow_children ? "allow" : "deny");
 	for (i = 0; i < pol->nr_rules; i++) {
 		const struct policy_rule *r = &pol->rules[i];

@@ -213,6 +213,26 @@ static void status_links(const char *dir)
 	}
 }
 
+/* ", unsigned types NAME NAME..." for the set of "unsigned allow type" */
+static void status_types(__u64 types)
+{
+	const char *name;
+	__u32 t;
+
+	if (!types)
+		return;
+	printf(", unsigned types");
+	for (t = 0; t < BPFSIGN_MAX_PROG_TYPES; t++) {
+		if (!(types & (1ULL << t)))
+			continue;
+		name = policy_prog_type_name(t);
+		if (name)
+			printf(" %s", name);
+		else
+			printf(" %u", t);
+	}
+}
+
 static void status_maps(const char *dir)
 {
 	struct bpfsign_allow_config cfg;
@@ -223,11 +243,14 @@ static void status_maps(const char *dir)
 
 	if (!pin_path(path, sizeof(path), dir, "map_config") && !access(path, F_OK)) {
 		fd = bpf_obj_get(path);
-		if (fd >= 0 && !bpf_map_lookup_elem(fd, &zero, &cfg))
-			printf("  mode %s, unsigned %s, children %s\n",
+		if (fd >= 0 && !bpf_map_lookup_elem(fd, &zero, &cfg)) {
+			printf("  mode %s, unsigned %s, children %s",
 			       cfg.permissive ? "permissive" : "enforce",
 			       cfg.allow_unsigned ? "allow" : "deny",
 			       cfg.allow_children ? "allow" : "deny");
+			status_types(cfg.allow_types);
+			printf("\n");
+		}
 		if (fd >= 0)
 			close(fd);
 	}

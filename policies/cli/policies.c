@@ -72,6 +72,7 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 		.permissive = pol->permissive,
 		.allow_unsigned = pol->allow_unsigned,
 		.allow_children = pol->allow_children,
+		.allow_types = pol->allow_types,
 	};
 	int cfd = s->maps.config.map_fd, kfd = s->maps.keyrings.map_fd, i;
 	__u32 zero = 0;

@@ -5,6 +5,9 @@
  *   # comment                       (also after a directive)
  *   mode enforce|permissive          default enforce
  *   unsigned allow|deny              default deny
+ *   unsigned allow type NAME         repeatable: unsigned programs of that type
+ *                                    pass even with unsigned deny; NAME as
+ *                                    libbpf_bpf_prog_type_str() spells it
  *   children allow|deny              default allow: programs of a VERIFIED loader
  *   keyring allow|deny KEYRING [serial N]
  *                                    KEYRING: builtin, secondary, platform, user,
@@ -17,12 +20,18 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 
 #include "err.h"
 #include "policy_file.h"
 
 #define MAX_WORDS 6
 #define MAX_LINE 512
+/* how far to ask libbpf for names: past BPFSIGN_MAX_PROG_TYPES, so that a
+ * newer libbpf's type that does not fit the bitmap is refused by name
+ * rather than called unknown
+ */
+#define PROG_TYPE_SCAN 256
 
 static const char *const keyring_names[] = {
 	[BPFSIGN_KEYRING_BUILTIN] = "builtin",
@@ -37,6 +46,13 @@ const char *policy_keyring_name(__u32 keyring)
 	if (keyring < sizeof(keyring_names) / sizeof(keyring_names[0]))
 		return keyring_names[keyring];
 	return NULL;
+}
+
+const char *policy_prog_type_name(__u32 type)
+{
+	if (type >= PROG_TYPE_SCAN)
+		return NULL;
+	return libbpf_bpf_prog_type_str((enum bpf_prog_type)type);
 }
 
 void policy_init(struct policy *pol)
@@ -145,6 +161,49 @@ static int parse_keyring_rule(const char *name, int line, char **w, int nw, stru
 	return 0;
 }
 
+/* unsigned allow type NAME */
+static int parse_type_rule(const char *name, int line, char **w, int nw, struct policy *pol)
+{
+	const char *tname;
+	bool allow;
+	__u32 t;
+	int err;
+
+	err = parse_action(name, line, "unsigned", w[1], &allow);
+	if (err)
+		return err;
+	/* a deny would be a no-op: every type without an allow line is denied */
+	if (!allow)
+		return kit_err(-EINVAL, "%s:%d: unsigned: 'deny type' is the default, only 'allow type NAME' is a rule",
+			       name, line);
+	if (nw < 4)
+		return kit_err(-EINVAL, "%s:%d: unsigned: expected a program type after 'type'",
+			       name, line);
+	if (nw > 4)
+		return kit_err(-EINVAL, "%s:%d: unsigned: unexpected '%s'", name, line, w[4]);
+	for (t = 0; t < PROG_TYPE_SCAN; t++) {
+		tname = policy_prog_type_name(t);
+		if (tname && !strcmp(tname, w[3]))
+			break;
+	}
+	if (t == PROG_TYPE_SCAN)
+		return kit_err(-EINVAL, "%s:%d: unsigned: unknown program type '%s' (libbpf's names: socket_filter, kprobe, cgroup_skb, tracing, lsm, syscall, ...)",
+			       name, line, w[3]);
+	/* the kernel refuses to load it anyway: a rule for it is a mistake */
+	if (t == BPF_PROG_TYPE_UNSPEC)
+		return kit_err(-EINVAL, "%s:%d: unsigned: program type 'unspec' names no loadable program",
+			       name, line);
+	if (t >= BPFSIGN_MAX_PROG_TYPES)
+		return kit_err(-EINVAL, "%s:%d: unsigned: program type '%s' (%u) does not fit the policy's %d-bit type set",
+			       name, line, w[3], t, BPFSIGN_MAX_PROG_TYPES);
+	if (pol->type_lines[t])
+		return kit_err(-EINVAL, "%s:%d: unsigned: type %s already given on line %d",
+			       name, line, w[3], pol->type_lines[t]);
+	pol->allow_types |= 1ULL << t;
+	pol->type_lines[t] = line;
+	return 0;
+}
+
 static int parse_line(const char *name, int line, char **w, int nw, struct policy *pol,
 		      int *seen_mode, int *seen_unsigned, int *seen_children)
 {
@@ -164,6 +223,9 @@ static int parse_line(const char *name, int line, char **w, int nw, struct polic
 		*seen_mode = line;
 		return 0;
 	}
+	/* independent of "unsigned allow|deny", which it may follow or precede */
+	if (!strcmp(w[0], "unsigned") && nw > 2 && !strcmp(w[2], "type"))
+		return parse_type_rule(name, line, w, nw, pol);
 	if (!strcmp(w[0], "unsigned") || !strcmp(w[0], "children")) {
 		int *seen = w[0][0] == 'u' ? seen_unsigned : seen_children;
 		bool *allow = w[0][0] == 'u' ? &pol->allow_unsigned : &pol->allow_children;

@@ -28,6 +28,8 @@ struct policy {
 	bool permissive;
 	bool allow_unsigned;
 	bool allow_children;
+	__u64 allow_types;	/* bit T: unsigned programs of enum bpf_prog_type T */
+	int type_lines[BPFSIGN_MAX_PROG_TYPES];	/* the line that allowed each */
 	struct policy_rule rules[BPFSIGN_MAX_KEYRINGS];
 	int nr_rules;
 	/* parsed but not enforceable: the lines of the signer rules */
@@ -46,5 +48,8 @@ int policy_parse(const char *name, const char *text, size_t len, struct policy *
 
 /* "builtin", ..., or NULL for a number without a name */
 const char *policy_keyring_name(__u32 keyring);
+
+/* libbpf's name of enum bpf_prog_type type ("cgroup_skb"), or NULL */
+const char *policy_prog_type_name(__u32 type);
 
 #endif /* BPFSIGN_POLICY_FILE_H */

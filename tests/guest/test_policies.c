@@ -5,6 +5,7 @@
  * policy's allow/deny matrix, checked with loads of this process:
  *
  *   unsigned      a socket filter without signature
+ *   syscall       an unsigned program of another type (unsigned allow type)
  *   builtin       skel_counter: loader signed by signing.key, builtin keyring,
  *                 then its child loaded by the VERIFIED loader
  *   session       skel_counter_untrusted: signed by untrusted.key, verified by
@@ -141,6 +142,19 @@ static int write_policy(const char *text)
 static int try_unsigned(void)
 {
 	int fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* an unsigned program of another type than the socket filters above */
+static int try_unsigned_syscall(void)
+{
+	/* sleepable, as libbpf loads SEC("syscall") */
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "t", "GPL", ret0, ARRAY_LEN(ret0), &opts);
 
 	if (fd < 0)
 		return -errno;
@@ -471,6 +485,57 @@ TEST_EXPLICIT(policy_keyring_allowlist_permissive)
 			   "logged as would-deny, errno 0");
 		ASSERT_TRUE(!strstr(cli_out, "\"decision\":\"deny\""), "nothing denied");
 	}
+out:
+	teardown(&f);
+}
+
+/* unsigned allow type: unsigned programs of the named types only. */
+TEST_EXPLICIT(policy_keyring_allowlist_types)
+{
+	struct fixture f;
+
+	if (!setup_session(&f, false))
+		goto out;
+	/* the baseline: the other type loads without a policy */
+	if (!ASSERT_EQ(try_unsigned_syscall(), 0, "no policy: unsigned syscall program"))
+		goto out;
+	if (!ASSERT_OK(write_policy("mode enforce\n"
+				    "keyring allow builtin\n"
+				    "unsigned deny\n"
+				    "unsigned allow type socket_filter\n"), "write") ||
+	    !CLI_OK("check", "check", "--policy", POLICY_FILE) ||
+	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		goto out;
+	ASSERT_EQ(try_unsigned(), 0, "unsigned socket filter (its type is allowed)");
+	/* an unsigned loader's child counts as unsigned, and is a socket filter */
+	ASSERT_EQ(try_mini_child(f.ml), 0, "unsigned loader's socket-filter child");
+	/* the type set admits nothing else unsigned: the LSM's deny */
+	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program");
+	/* signed loads still go by keyring: the loader is a syscall program too */
+	builtin_counts("builtin keyring, a syscall-type loader");
+	if (CLI_OK("status", "status"))
+		ASSERT_HAS(cli_out, "mode enforce, unsigned deny, children allow, "
+			   "unsigned types socket_filter\n", "status: config with its types");
+	if (CLI_OK("log", "log", "keyring-allowlist")) {
+		ASSERT_HAS(cli_out, "\"prog_type\":\"syscall\",\"signed\":false,\"verdict\":\"unsigned\"",
+			   "the refused load's type");
+		ASSERT_TRUE(!strstr(cli_out, "\"prog_type\":\"socket_filter\""),
+			    "no record of the allowed type");
+	}
+	unload_all();
+
+	/* permissive: the other type passes, counted as would-deny */
+	if (!ASSERT_OK(write_policy("mode permissive\nunsigned allow type socket_filter\n"),
+		       "write") ||
+	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		goto out;
+	ASSERT_EQ(try_unsigned(), 0, "unsigned socket filter, permissive");
+	ASSERT_EQ(try_unsigned_syscall(), 0, "unsigned syscall program, permissive");
+	if (CLI_OK("status", "status"))
+		ASSERT_HAS(cli_out, "would-deny 1 ", "status: only the syscall program would be denied");
+	if (CLI_OK("log", "log", "keyring-allowlist"))
+		ASSERT_HAS(cli_out, "\"prog_type\":\"syscall\",\"signed\":false",
+			   "logged as would-deny");
 out:
 	teardown(&f);
 }

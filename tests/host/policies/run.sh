@@ -49,6 +49,11 @@ t_examples() {
 	printf '%s\n' "mode enforce" "unsigned deny" "children allow" \
 		"keyring allow builtin" "keyring allow secondary" > want
 	cmp -s out want || { echo "system-keyrings.policy:"; diff want out; return 1; }
+	run "$cli" check --policy "$top/policies/examples/cgroup-unsigned.policy"
+	printf '%s\n' "mode enforce" "unsigned deny" "unsigned allow type cgroup_skb" \
+		"unsigned allow type cgroup_device" "children allow" \
+		"keyring allow builtin" "keyring allow secondary" > want
+	cmp -s out want || { echo "cgroup-unsigned.policy:"; diff want out; return 1; }
 }
 
 t_defaults_and_roundtrip() {
@@ -60,10 +65,12 @@ t_defaults_and_roundtrip() {
 	# the printed form is itself a policy that prints the same
 	printf 'keyring allow 7 serial 42 # a future keyring type\nmode permissive\n' > p1
 	printf 'keyring deny user serial 2147483647\r\nchildren deny\nunsigned allow\n' >> p1
+	printf 'unsigned allow type lsm\nunsigned allow type socket_filter\n' >> p1
 	run "$cli" check --policy p1 && cp out p2 && expect_rc 0 "p1" || return 1
 	run "$cli" check --policy p2
 	cmp -s out p2 || { echo "not a fixed point:"; diff p2 out; return 1; }
 	grep -qx 'keyring allow 7 serial 42' p2 || { echo "numeric keyring lost:"; cat p2; return 1; }
+	grep -qx 'unsigned allow type lsm' p2 || { echo "type rule lost:"; cat p2; return 1; }
 	printf 'keyring allow bpf\nkeyring allow 5\n' > p3
 	run "$cli" check --policy p3
 	# 5 is the kernel's BPF_SIG_KEYRING_BPF: the same rule twice
@@ -102,10 +109,63 @@ t_malformed() {
 	reject 'keyring allow user serial 5\nkeyring deny user serial 5\n' 2 \
 		"keyring: user with this serial already given on line 1" &&
 	reject 'signer xyz\n' 1 "signer: expected one hex key id" &&
+	reject 'mode enforce\n\nunsigned allow type cgroup_skbb\n' 3 \
+		"unsigned: unknown program type 'cgroup_skbb'" &&
+	reject 'unsigned allow type CGROUP_SKB\n' 1 "unsigned: unknown program type 'CGROUP_SKB'" &&
+	reject 'unsigned allow type 8\n' 1 "unsigned: unknown program type '8'" &&
+	reject 'unsigned allow type unspec\n' 1 "unsigned: program type 'unspec' names no loadable program" &&
+	reject 'unsigned allow type\n' 1 "unsigned: expected a program type after 'type'" &&
+	reject 'unsigned allow type kprobe xdp\n' 1 "unsigned: unexpected 'xdp'" &&
+	reject 'unsigned deny type kprobe\n' 1 "unsigned: 'deny type' is the default" &&
+	reject 'unsigned type kprobe\n' 1 "unsigned: expected allow or deny, got 'type'" &&
+	reject 'unsigned allow type xdp\nunsigned deny\nunsigned allow type xdp\n' 3 \
+		"unsigned: type xdp already given on line 1" &&
+	reject 'unsigned allow type xdp\nunsigned deny\nunsigned allow\n' 3 \
+		"unsigned already given on line 2" &&
 	reject 'allow builtin\n' 1 "unknown directive 'allow'" &&
 	reject 'a b c d e f g\n' 1 "too many words" &&
 	reject 'mode enforce\nkeyring allow builtin\nsigner 0123abcd\n' 3 \
 		"signer: not enforceable, the kernel does not expose the signer's key id to LSMs"
+}
+
+# unsigned allow type NAME: every program type of the built kernel's UAPI,
+# by libbpf's name, fits the 64-bit set of the config map
+t_unsigned_types() {
+	local uapi=$build/linux/include/uapi/linux/bpf.h names nr
+	names=$(sed -n '/^enum bpf_prog_type {/,/^};/p' "$uapi" |
+		sed -n 's/^[[:space:]]*BPF_PROG_TYPE_\([A-Z0-9_]*\),.*/\1/p' |
+		grep -vx UNSPEC | tr 'A-Z' 'a-z')
+	nr=$(echo "$names" | wc -l)
+	[ "$nr" -ge 32 ] && [ "$nr" -lt 64 ] || { echo "$uapi: $nr program types"; return 1; }
+	echo "mode enforce" > all.policy
+	for name in $names; do echo "unsigned allow type $name" >> all.policy; done
+	run "$cli" check --policy all.policy
+	expect_rc 0 "all $nr program types of $uapi" || return 1
+	[ "$(grep -c '^unsigned allow type ' out)" = "$nr" ] || { echo "not $nr types:"; cat out; return 1; }
+	# printed in enum order, which is the UAPI header's
+	grep '^unsigned allow type ' out | cut -d' ' -f4 > got
+	echo "$names" > want
+	cmp -s got want || { echo "order:"; diff want got; return 1; }
+	# with unsigned allow (redundant, accepted) and in either order
+	printf 'unsigned allow type cgroup_skb\nunsigned allow\n' > both.policy
+	run "$cli" check --policy both.policy
+	expect_rc 0 "unsigned allow type, then unsigned allow" || return 1
+	printf '%s\n' "mode enforce" "unsigned allow" "unsigned allow type cgroup_skb" \
+		"children allow" > want
+	cmp -s out want || { echo "both:"; diff want out; return 1; }
+	printf 'unsigned deny\nunsigned allow type syscall\nunsigned allow type kprobe\n' > deny.policy
+	run "$cli" check --policy deny.policy
+	expect_rc 0 "unsigned deny with two types" || return 1
+	printf '%s\n' "mode enforce" "unsigned deny" "unsigned allow type kprobe" \
+		"unsigned allow type syscall" "children allow" > want
+	cmp -s out want || { echo "deny and types:"; diff want out; return 1; }
+	# a type line is no "unsigned" directive: it leaves the default alone
+	printf 'mode permissive\nunsigned allow type tracing   # comment\n' > perm.policy
+	run "$cli" check --policy perm.policy
+	expect_rc 0 "permissive with a type" || return 1
+	printf '%s\n' "mode permissive" "unsigned deny" "unsigned allow type tracing" \
+		"children allow" > want
+	cmp -s out want || { echo "permissive:"; diff want out; return 1; }
 }
 
 t_limits() {
@@ -253,6 +313,7 @@ t "built: static CLI and the three signed headers" t_built
 t "check: the examples" t_examples
 t "check: defaults, printed form is a fixed point" t_defaults_and_roundtrip
 t "check: malformed lines, with their line numbers" t_malformed
+t "check: unsigned allow type, every UAPI program type" t_unsigned_types
 t "check: long line, NUL, too many rules, big and missing files" t_limits
 t "--help of every command, options in the man page" t_help
 t "usage errors exit 2" t_usage_errors
