@@ -452,3 +452,88 @@ out:
 		close(fd);
 	basic__destroy(plain);
 }
+
+/* Write a sysctl; its previous value into old (if given). 0 or -1. */
+static int sysctl_set(const char *path, const char *val, char *old, size_t old_sz)
+{
+	int fd = open(path, O_RDWR), ret = -1;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	if (old) {
+		n = read(fd, old, old_sz - 1);
+		if (n <= 0)
+			goto out;
+		old[n] = 0;
+		lseek(fd, 0, SEEK_SET);
+	}
+	if (write(fd, val, strlen(val)) == (ssize_t)strlen(val))
+		ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+/* the kernel's internal "operation not supported", as bpf() returns it */
+#define ENOTSUPP 524
+
+/*
+ * Load the percpu program and a plain one as nobody, for whom the JIT fails
+ * once its memory is over net.core.bpf_jit_limit. Exit status 0: the percpu
+ * program got err (0: it loaded) and the plain one loaded.
+ */
+static int load_unprivileged(int map_fd, int err)
+{
+	struct bpf_insn rd[] = { READ_VALUE(map_fd), EXIT_INSN() };
+	struct bpf_insn plain[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
+	int status, fd;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0) {
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		fd = load_prog(rd, ARRAY_LEN(rd), NULL);
+		if (err ? fd >= 0 || errno != err : fd < 0) {
+			printf("# percpu program as nobody: %d (errno %d)\n", fd, errno);
+			_exit(1);
+		}
+		fd = load_prog(plain, ARRAY_LEN(plain), NULL);
+		if (fd < 0) {
+			printf("# plain program as nobody: errno %d\n%s", errno, vlog);
+			_exit(2);
+		}
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+TEST(percpu_data_jit_failure)
+{
+	char limit[64] = "", unpriv[16] = "";
+	int fd = percpu_map(1, 0);
+
+	if (!ASSERT_OK(fd, "percpu_array"))
+		return;
+	/* unprivileged loads are what the JIT limit applies to */
+	if (!ASSERT_OK(sysctl_set("/proc/sys/kernel/unprivileged_bpf_disabled", "0",
+				  unpriv, sizeof(unpriv)), "unprivileged_bpf_disabled=0"))
+		goto out;
+	/* the control: within the limit, nobody loads both */
+	ASSERT_EQ(load_unprivileged(fd, 0), 0, "JITed as nobody");
+	if (ASSERT_OK(sysctl_set("/proc/sys/net/core/bpf_jit_limit", "1", limit, sizeof(limit)),
+		      "bpf_jit_limit=1")) {
+		/* bpf_prog_select_runtime(): jit_required programs never fall back */
+		ASSERT_EQ(load_unprivileged(fd, ENOTSUPP), 0,
+			  "JIT failure: percpu program refused, plain one interpreted");
+		ASSERT_OK(sysctl_set("/proc/sys/net/core/bpf_jit_limit", limit, NULL, 0),
+			  "restore bpf_jit_limit");
+	}
+	ASSERT_OK(sysctl_set("/proc/sys/kernel/unprivileged_bpf_disabled", unpriv, NULL, 0),
+		  "restore unprivileged_bpf_disabled");
+out:
+	close(fd);
+}
