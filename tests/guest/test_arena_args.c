@@ -8,9 +8,6 @@
 
 #include "runner.h"
 #include "util.h"
-
-/* the kernel's internal "operation not supported", as bpf() returns it */
-#define ENOTSUPP 524
 #include "arena_args.skel.h"
 #include "arena_args_bad.skel.h"
 

@@ -475,9 +475,6 @@ out:
 	return ret;
 }
 
-/* the kernel's internal "operation not supported", as bpf() returns it */
-#define ENOTSUPP 524
-
 /*
  * Load the percpu program and a plain one as nobody, for whom the JIT fails
  * once its memory is over net.core.bpf_jit_limit. Exit status 0: the percpu

@@ -26,6 +26,9 @@ int array_map(__u32 value_size, __u32 max_entries, struct bpf_map_create_opts *o
 int prog_map_ids(int prog_fd, __u32 *ids, __u32 max);
 __u32 map_id(int map_fd);
 
+/* the kernel's internal "operation not supported", as bpf() returns it */
+#define ENOTSUPP 524
+
 /* net.core.bpf_jit_enable: 0 sends new programs to the interpreter. */
 int set_bpf_jit(int on);
 /* SHA-256 of insns with map-fd immediates zeroed, as the kernel digests them. */
