@@ -337,6 +337,49 @@ TEST(percpu_data_rdonly_map)
 	close(fd);
 }
 
+/* the verifier's internal per-CPU move (include/linux/filter.h, not UAPI) */
+#define BPF_ADDR_PERCPU (-1)
+
+/*
+ * What the kernel made of the ld_imm64: the per-CPU move follows it, and the
+ * dump maps the per-CPU address back to (map id, offset) through
+ * percpu_array_map_direct_value_meta() instead of showing it.
+ */
+TEST(percpu_data_xlated)
+{
+	int fd = percpu_map(1, 0), prog = -1;
+	struct bpf_insn insns[] = {
+		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_VALUE, 0, fd),
+		INSN(0, 0, 0, 0, 4),
+		INSN(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_0, BPF_REG_1, 0, 0),
+		EXIT_INSN(),
+	}, xlated[16] = {};
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (!ASSERT_OK(fd, "percpu_array"))
+		return;
+	prog = load_raw_tp(insns, ARRAY_LEN(insns));
+	if (!ASSERT_OK(prog, "load"))
+		goto out;
+	info.xlated_prog_insns = (__u64)(unsigned long)xlated;
+	info.xlated_prog_len = sizeof(xlated);
+	if (!ASSERT_OK(bpf_prog_get_info_by_fd(prog, &info, &len), "xlated instructions") ||
+	    !ASSERT_EQ(info.xlated_prog_len, 5 * sizeof(struct bpf_insn),
+		       "ld_imm64, per-CPU move, load, exit"))
+		goto out;
+	ASSERT_EQ(xlated[0].src_reg, BPF_PSEUDO_MAP_VALUE, "ld_imm64 names a map value");
+	ASSERT_EQ(xlated[0].imm, map_id(fd), "the percpu_array's id");
+	ASSERT_EQ(xlated[1].imm, 4, "the offset in the value");
+	ASSERT_EQ(xlated[2].code, BPF_ALU64 | BPF_MOV | BPF_X, "then a move");
+	ASSERT_EQ(xlated[2].off, BPF_ADDR_PERCPU, "to this CPU's address");
+	ASSERT_EQ(xlated[2].dst_reg, BPF_REG_1, "of the same register");
+out:
+	if (prog >= 0)
+		close(prog);
+	close(fd);
+}
+
 /*
  * if (value == 0) exit; else read an uninitialised r9. A verifier that folds
  * a frozen read-only value to its constant prunes the second branch.
