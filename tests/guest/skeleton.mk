@@ -40,5 +40,8 @@ $(OBJ)/skel_counter_bad_%.lskel.h: $(OBJ)/skel_counter.bpf.o $(GEN_LOADER) $(GL_
 $(OBJ)/percpu_data_signed.lskel.h: $(OBJ)/percpu_data.bpf.o $(GEN_LOADER)
 	$(GEN_LOADER) $< -o $@ --name percpu_data_signed $(GL_SIGNING) $(GL_FLAGS)
 
+# An empty token path: libbpf would otherwise try BPF_TOKEN_CREATE, a bpf()
+# syscall on the build host, while generating the loader.
 $(OBJ)/percpu_data.lskel.h: $(OBJ)/percpu_data.bpf.o
-	$(BPFTOOL) gen skeleton -L $< name percpu_data_lskel > $@.tmp && mv $@.tmp $@
+	LIBBPF_BPF_TOKEN_PATH= $(BPFTOOL) gen skeleton -L $< name percpu_data_lskel > $@.tmp && \
+		mv $@.tmp $@
