@@ -44,14 +44,7 @@ static int read_sysctl(void)
 /* 0 or -errno of writing val to the sysctl */
 static int write_sysctl(const char *val)
 {
-	int fd = open(SYSCTL, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return sysctl_write(SYSCTL, val, NULL, 0);
 }
 
 /* Run the unsigned mini loader; returns the child's fd or -errno. */

@@ -5,7 +5,6 @@
  * bpf_iter) plus the verifier's refusals and the no-interpreter rule.
  */
 #include <fcntl.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -264,14 +263,7 @@ TEST(percpu_data_const_str)
 /* a raw tracepoint program, so that it can be test-run on one CPU */
 static int load_raw_tp(const struct bpf_insn *insns, size_t cnt)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, opts,
-		.log_buf = vlog,
-		.log_size = sizeof(vlog),
-		.log_level = 1,
-	);
-
-	vlog[0] = 0;
-	return bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "t", "GPL", insns, cnt, &opts);
+	return load_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT, insns, cnt, NULL);
 }
 
 static int percpu_map(__u32 max_entries, __u32 flags)
@@ -496,28 +488,6 @@ out:
 	basic__destroy(plain);
 }
 
-/* Write a sysctl; its previous value into old (if given). 0 or -1. */
-static int sysctl_set(const char *path, const char *val, char *old, size_t old_sz)
-{
-	int fd = open(path, O_RDWR), ret = -1;
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	if (old) {
-		n = read(fd, old, old_sz - 1);
-		if (n <= 0)
-			goto out;
-		old[n] = 0;
-		lseek(fd, 0, SEEK_SET);
-	}
-	if (write(fd, val, strlen(val)) == (ssize_t)strlen(val))
-		ret = 0;
-out:
-	close(fd);
-	return ret;
-}
-
 /*
  * Load the percpu program and a plain one as nobody, for whom the JIT fails
  * once its memory is over net.core.bpf_jit_limit. Exit status 0: the percpu
@@ -559,20 +529,20 @@ TEST(percpu_data_jit_failure)
 	if (!ASSERT_OK(fd, "percpu_array"))
 		return;
 	/* unprivileged loads are what the JIT limit applies to */
-	if (!ASSERT_OK(sysctl_set("/proc/sys/kernel/unprivileged_bpf_disabled", "0",
+	if (!ASSERT_OK(sysctl_write("/proc/sys/kernel/unprivileged_bpf_disabled", "0",
 				  unpriv, sizeof(unpriv)), "unprivileged_bpf_disabled=0"))
 		goto out;
 	/* the control: within the limit, nobody loads both */
 	ASSERT_EQ(load_unprivileged(fd, 0), 0, "JITed as nobody");
-	if (ASSERT_OK(sysctl_set("/proc/sys/net/core/bpf_jit_limit", "1", limit, sizeof(limit)),
+	if (ASSERT_OK(sysctl_write("/proc/sys/net/core/bpf_jit_limit", "1", limit, sizeof(limit)),
 		      "bpf_jit_limit=1")) {
 		/* bpf_prog_select_runtime(): jit_required programs never fall back */
 		ASSERT_EQ(load_unprivileged(fd, ENOTSUPP), 0,
 			  "JIT failure: percpu program refused, plain one interpreted");
-		ASSERT_OK(sysctl_set("/proc/sys/net/core/bpf_jit_limit", limit, NULL, 0),
+		ASSERT_OK(sysctl_write("/proc/sys/net/core/bpf_jit_limit", limit, NULL, 0),
 			  "restore bpf_jit_limit");
 	}
-	ASSERT_OK(sysctl_set("/proc/sys/kernel/unprivileged_bpf_disabled", unpriv, NULL, 0),
+	ASSERT_OK(sysctl_write("/proc/sys/kernel/unprivileged_bpf_disabled", unpriv, NULL, 0),
 		  "restore unprivileged_bpf_disabled");
 out:
 	close(fd);

@@ -9,7 +9,8 @@
 
 char vlog[65536];
 
-int load_prog(const struct bpf_insn *insns, size_t cnt, struct bpf_prog_load_opts *opts)
+int load_prog_type(enum bpf_prog_type type, const struct bpf_insn *insns, size_t cnt,
+		   struct bpf_prog_load_opts *opts)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, def);
 
@@ -19,7 +20,12 @@ int load_prog(const struct bpf_insn *insns, size_t cnt, struct bpf_prog_load_opt
 	opts->log_buf = vlog;
 	opts->log_size = sizeof(vlog);
 	opts->log_level = 1;
-	return bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "t", "GPL", insns, cnt, opts);
+	return bpf_prog_load(type, "t", "GPL", insns, cnt, opts);
+}
+
+int load_prog(const struct bpf_insn *insns, size_t cnt, struct bpf_prog_load_opts *opts)
+{
+	return load_prog_type(BPF_PROG_TYPE_SOCKET_FILTER, insns, cnt, opts);
 }
 
 int array_map(__u32 value_size, __u32 max_entries, struct bpf_map_create_opts *opts)
@@ -67,13 +73,30 @@ void prog_digest(const struct bpf_insn *insns, size_t cnt, unsigned char out[32]
 	SHA256((const unsigned char *)copy, sizeof(copy), out);
 }
 
+int sysctl_write(const char *path, const char *val, char *old, size_t old_sz)
+{
+	int fd = open(path, old ? O_RDWR : O_WRONLY), ret = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	if (old) {
+		n = read(fd, old, old_sz - 1);
+		if (n < 0) {
+			ret = -errno;
+			goto out;
+		}
+		old[n] = 0;
+		lseek(fd, 0, SEEK_SET);
+	}
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+out:
+	close(fd);
+	return ret;
+}
+
 int set_bpf_jit(int on)
 {
-	int fd = open("/proc/sys/net/core/bpf_jit_enable", O_WRONLY), ret = 0;
-
-	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1)
-		ret = -1;
-	if (fd >= 0)
-		close(fd);
-	return ret;
+	return sysctl_write("/proc/sys/net/core/bpf_jit_enable", on ? "1" : "0", NULL, 0);
 }

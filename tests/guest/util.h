@@ -21,6 +21,9 @@ extern char vlog[65536];
 
 /* BPF_PROG_TYPE_SOCKET_FILTER load with the verifier log into vlog. */
 int load_prog(const struct bpf_insn *insns, size_t cnt, struct bpf_prog_load_opts *opts);
+/* The same for another program type. */
+int load_prog_type(enum bpf_prog_type type, const struct bpf_insn *insns, size_t cnt,
+		   struct bpf_prog_load_opts *opts);
 int array_map(__u32 value_size, __u32 max_entries, struct bpf_map_create_opts *opts);
 /* Number of maps bound to prog_fd, their ids into ids[] (up to max). */
 int prog_map_ids(int prog_fd, __u32 *ids, __u32 max);
@@ -29,6 +32,8 @@ __u32 map_id(int map_fd);
 /* the kernel's internal "operation not supported", as bpf() returns it */
 #define ENOTSUPP 524
 
+/* Write val to the sysctl at path, its previous value into old if given: 0 or -errno. */
+int sysctl_write(const char *path, const char *val, char *old, size_t old_sz);
 /* net.core.bpf_jit_enable: 0 sends new programs to the interpreter. */
 int set_bpf_jit(int on);
 /* SHA-256 of insns with map-fd immediates zeroed, as the kernel digests them. */
