@@ -17,8 +17,10 @@
  * and who tried to load what was refused.  Not protected against: root can
  * unpin (unload) it or drain the ring buffer (`bpfsign-policy log`
  * consumes what it prints); when the buffer is full records are dropped
- * and counted in stats[lost].  The kernel audit log (issue 9) is the
- * record that cannot be switched off from bpf(2).
+ * and counted in stats[lost].  The kernel audit log (AUDIT_BPF, issue 9) is
+ * the record that cannot be switched off from bpf(2); it logs a refused
+ * load only for a signature decision or an enforcement denial, so an
+ * unsigned load the verifier refused is recorded here alone.
  */
 #include "vmlinux.h"
 #include "policy.bpf.h"

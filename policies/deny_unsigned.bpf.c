@@ -7,9 +7,13 @@
  *
  * Threat model: a process with CAP_BPF (or a token) that loads programs it
  * wrote or altered.  Signatures are checked by the kernel against the
- * keyring the caller names, so this policy admits a program signed by any
- * key in any keyring the kernel accepts, session keyrings included: pair
- * it with keyring-allowlist to restrict whose signatures count.
+ * keyring the caller names, so with kernel.bpf_sig_enforce=0 this policy
+ * admits a program signed by any key in any keyring the kernel accepts,
+ * session keyrings included: pair it with keyring-allowlist to restrict
+ * whose signatures count.  (With enforcement on, the kernel refuses caller
+ * keyrings itself, -EPERM, before this hook.)  A loader's children pass
+ * whatever keyring verified the loader (aux->loader_keyring_type is not
+ * looked at).
  *
  * Not protected against: root (CAP_SYS_ADMIN) can unpin the link
  * (`bpfsign-policy unload deny-unsigned`, or rm in bpffs) and so detach the
@@ -30,7 +34,7 @@ int BPF_PROG(deny_unsigned, struct bpf_prog *prog, union bpf_attr *attr,
 
 	if (ret)
 		return ret;	/* an earlier BPF LSM program refused it */
-	if (aux->sig_verdict == BPF_SIG_VERIFIED || verified_loader(aux)) {
+	if (aux->sig.verdict == BPF_SIG_VERIFIED || verified_loader(aux)) {
 		count(BPFSIGN_STAT_ALLOW);
 		return 0;
 	}

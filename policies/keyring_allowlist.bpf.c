@@ -2,16 +2,23 @@
 /*
  * keyring-allowlist: a signed program passes only if the keyring that
  * verified it is allowed: by type (builtin, secondary, platform, user) or
- * by the serial of a user keyring; bpf is the operator's .bpf keyring.  bpfsign-policy fills "config" and
- * "keyrings" from a policy file, freezes both and only then attaches.
+ * by the serial of a user keyring; bpf is the operator's .bpf keyring.
+ * bpfsign-policy fills "config" and "keyrings" from a policy file, freezes
+ * both and only then attaches.
  *
- *   signed, VERIFIED      exact (keyring, serial) entry, else the keyring's
- *                         "any serial" entry, else deny
- *   loaded by a loader    VERIFIED loader: allow_children; unsigned loader:
- *                         as an unsigned program.  The loader itself went
- *                         through this policy when it was loaded (if the
- *                         policy was attached by then); the kernel does not
- *                         record the loader's keyring in its children.
+ *   signed, VERIFIED      exact (aux->sig.keyring_type, sig.keyring_serial)
+ *                         entry, else the keyring's "any serial" entry, else
+ *                         deny
+ *   loaded by a loader    VERIFIED loader: allow_children, and the loader's
+ *                         keyring type (aux->loader_keyring_type) has an
+ *                         allow rule (children_keyrings).  The kernel
+ *                         records the loader's keyring type in its children,
+ *                         not its serial: a child of a loader verified by
+ *                         user keyring A passes if some user keyring is
+ *                         allowed.  The loader itself went through the
+ *                         serial rules when it was loaded, if this policy
+ *                         was attached by then.  Unsigned loader: as an
+ *                         unsigned program.
  *   unsigned              allow_unsigned (default: deny), or prog->type
  *                         in allow_types ("unsigned allow type NAME": e.g.
  *                         systemd's unsigned cgroup_skb filters)
@@ -21,18 +28,40 @@
  * Threat model: a caller with CAP_BPF that holds a key the kernel would
  * accept but the deployment does not trust, typically a certificate it
  * added to its own session or user keyring and names with keyring_id.
+ * Under kernel.bpf_sig_enforce=1 the kernel itself refuses those (user
+ * keyring type, -EPERM), for programs and for a loader's children; this
+ * policy then decides among the system and .bpf keyrings, and is the
+ * whole keyring rule with enforcement off.
  *
- * Not protected against: root can unpin the links (unload), load a module
- * or write kernel memory.  The maps are frozen, so no one can rewrite the
- * allowlist through bpf(2), but a new allowlist is loaded by unloading
- * this one first.  The signer's key id is not visible to LSMs: a policy
- * can allow a keyring, not a key in it.
+ * Who can rewrite the allowlist once it is attached:
+ *   bpf(2)       no: both maps are frozen before attaching, and the map
+ *                commands that write (update, delete, lookup-and-delete,
+ *                their batches) refuse a frozen map with -EPERM, from user
+ *                space and from a syscall program's bpf_sys_bpf() alike.
+ *   programs     no: BPF_F_RDONLY_PROG, fixed at map creation.  The
+ *                verifier refuses map_update_elem/map_delete_elem on the
+ *                maps ("write into map forbidden") and stores through a
+ *                looked-up value, in this program and in any other that
+ *                uses the maps (map-in-map included: an inner map must have
+ *                the flags of the outer map's template).
+ *   iterators    no: the kernel refuses to attach a bpf_map_elem iterator
+ *                that can write ctx->value to a BPF_F_RDONLY_PROG map
+ *                (-EACCES at BPF_LINK_CREATE).  An iterator that names
+ *                the maps in its code is a program, as above.
+ *   mmap         no: neither map is BPF_F_MMAPABLE (a hash map cannot be).
+ *   root         yes, by unloading: unpinning the links detaches the
+ *                policy, and a new allowlist is a new load.  Root can also
+ *                load a module or write kernel memory.
+ * The signer's key id is not visible to LSMs: a policy can allow a
+ * keyring, not a key in it.
  */
 #include "vmlinux.h"
 #include "policy.bpf.h"
 
+/* Written by bpfsign-policy, then frozen; read only by programs. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct bpfsign_allow_config);
@@ -40,6 +69,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
 	__uint(max_entries, BPFSIGN_MAX_KEYRINGS);
 	__type(key, struct bpfsign_keyring_key);
 	__type(value, __u32);
@@ -48,8 +78,8 @@ struct {
 static __always_inline bool keyring_allowed(struct bpf_prog_aux *aux)
 {
 	struct bpfsign_keyring_key key = {
-		.keyring = aux->sig_keyring,
-		.serial = aux->sig_keyring_serial,
+		.keyring = aux->sig.keyring_type,
+		.serial = aux->sig.keyring_serial,
 	};
 	__u32 *v = bpf_map_lookup_elem(&keyrings, &key);
 
@@ -59,6 +89,15 @@ static __always_inline bool keyring_allowed(struct bpf_prog_aux *aux)
 		v = bpf_map_lookup_elem(&keyrings, &key);
 	}
 	return v && *v == BPFSIGN_KEYRING_ALLOWED;
+}
+
+/* The loader's keyring type has an allow rule: bit K of children_keyrings */
+static __always_inline bool loader_keyring_allowed(const struct bpfsign_allow_config *cfg,
+						   struct bpf_prog_aux *aux)
+{
+	__u32 k = aux->loader_keyring_type;
+
+	return k < BPFSIGN_KEYRING_TYPES && (cfg->children_keyrings[k / 64] >> (k % 64)) & 1;
 }
 
 /* prog->type is attr->prog_type as the caller gave it: an ext (freplace)
@@ -85,10 +124,10 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 	cfg = bpf_map_lookup_elem(&config, &zero);
 	if (!cfg)
 		return -EPERM;
-	if (aux->sig_verdict == BPF_SIG_VERIFIED)
+	if (aux->sig.verdict == BPF_SIG_VERIFIED)
 		allow = keyring_allowed(aux);
 	else if (verified_loader(aux))
-		allow = cfg->allow_children;
+		allow = cfg->allow_children && loader_keyring_allowed(cfg, aux);
 	else
 		allow = cfg->allow_unsigned || type_allowed(cfg, prog->type);
 	/* attached only once configured; fail closed all the same */

@@ -49,11 +49,13 @@ static __always_inline void event_fill(struct bpfsign_event *e, struct bpf_prog 
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_core_read(e->digest, sizeof(e->digest), &prog->digest);
 	e->prog_type = BPF_CORE_READ(prog, type);
-	e->verdict = BPF_CORE_READ(aux, sig_verdict);
-	e->keyring = BPF_CORE_READ(aux, sig_keyring);
-	e->serial = BPF_CORE_READ(aux, sig_keyring_serial);
+	/* upstream's names: the anonymous struct sig of bpf_prog_aux */
+	e->verdict = BPF_CORE_READ(aux, sig.verdict);
+	e->keyring = BPF_CORE_READ(aux, sig.keyring_type);
+	e->serial = BPF_CORE_READ(aux, sig.keyring_serial);
 	e->loader_id = BPF_CORE_READ(aux, loader_id);
 	e->loader_verdict = BPF_CORE_READ(aux, loader_verdict);
+	e->loader_keyring = BPF_CORE_READ(aux, loader_keyring_type);
 	e->keyring_id = BPF_CORE_READ(attr, keyring_id);
 	e->signed_load = BPF_CORE_READ(attr, signature) != 0;
 	e->policy = policy;
@@ -78,7 +80,10 @@ static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, 
 	bpf_ringbuf_submit(e, 0);
 }
 
-/* Loaded by a loader program (bpf_sys_bpf) whose own verdict was VERIFIED */
+/* Loaded by a loader program (bpf_sys_bpf) whose own verdict was VERIFIED,
+ * against any keyring: aux->loader_keyring_type says which (its type, not
+ * its serial), for a policy that trusts some keyrings only.
+ */
 static __always_inline bool verified_loader(struct bpf_prog_aux *aux)
 {
 	return aux->loader_id && aux->loader_verdict == BPF_SIG_VERIFIED;

@@ -16,6 +16,8 @@
  * this fit; 6.12 has 33 (UNSPEC to NETFILTER)
  */
 #define BPFSIGN_MAX_PROG_TYPES	64
+/* enum bpf_sig_keyring values a policy file can name: 1..255 */
+#define BPFSIGN_KEYRING_TYPES	256
 
 /* The kernel's enum bpf_sig_verdict and enum bpf_sig_keyring values, for
  * the CLI (the BPF side has them from vmlinux.h).
@@ -62,11 +64,12 @@ struct bpfsign_event {
 	char comm[BPFSIGN_COMM_LEN];
 	__u8 digest[BPFSIGN_DIGEST_LEN];	/* prog->digest, SHA-256 of the insns */
 	__u32 prog_type;
-	__u32 verdict;			/* enum bpf_sig_verdict */
-	__u32 keyring;			/* enum bpf_sig_keyring */
-	__s32 serial;			/* sig_keyring_serial */
-	__u32 loader_id;
-	__u32 loader_verdict;
+	__u32 verdict;			/* aux->sig.verdict, enum bpf_sig_verdict */
+	__u32 keyring;			/* aux->sig.keyring_type, enum bpf_sig_keyring */
+	__s32 serial;			/* aux->sig.keyring_serial */
+	__u32 loader_id;		/* 0: not loaded by a loader */
+	__u32 loader_verdict;		/* enum bpf_sig_verdict of the loader */
+	__u32 loader_keyring;		/* enum bpf_sig_keyring that verified it */
 	__s32 keyring_id;		/* attr->keyring_id the caller asked for */
 	__s32 err;			/* 0 or the negative errno of the load */
 	__u8 decision;			/* enum bpfsign_decision */
@@ -93,6 +96,12 @@ struct bpfsign_allow_config {
 	__u32 allow_children;	/* 1: programs loaded by a VERIFIED loader pass */
 	__u64 allow_types;	/* bit T: unsigned programs of enum bpf_prog_type T
 				 * pass even with allow_unsigned 0 */
+	/* bit K: with allow_children, the programs of a VERIFIED loader whose
+	 * keyring type (aux->loader_keyring_type) is K pass: the keyring
+	 * types with at least one "keyring allow" rule.  The kernel records
+	 * the loader's keyring type in its children, not its serial.
+	 */
+	__u64 children_keyrings[BPFSIGN_KEYRING_TYPES / 64];
 };
 
 /* keyring-allowlist: a "keyrings" key; any = 1 matches every serial */

@@ -101,9 +101,10 @@ static void print_event(const struct log_state *st, const struct bpfsign_event *
 	       e->serial, e->keyring_id);
 	printf(",\"loader_id\":%u,\"loader_verdict\":", e->loader_id);
 	if (e->loader_id)
-		printf("\"%s\"", verdict_str(e->loader_verdict));
+		printf("\"%s\",\"loader_keyring\":\"%s\"", verdict_str(e->loader_verdict),
+		       keyring_str(e->loader_keyring));
 	else
-		printf("null");
+		printf("null,\"loader_keyring\":null");
 	printf(",\"decision\":\"%s\",\"stage\":\"%s\",\"errno\":%d,\"error\":",
 	       NAME_OF(decisions, e->decision), NAME_OF(stages, e->stage), -e->err);
 	if (e->err < 0 && strerrorname_np(-e->err))
@@ -189,7 +190,8 @@ const struct cmd cmd_log = {
 	.run = run_log,
 	.summary = "Print the records of policy NAME (default audit-log) as JSON lines, and\n"
 		   "consume them: time, pid, comm, prog_type, verdict, keyring, serial,\n"
-		   "loader_id, loader_verdict, decision, stage, errno, digest (bpfsign-policy(8)).\n"
+		   "loader_id, loader_verdict, loader_keyring, decision, stage, errno, digest\n"
+		   "(bpfsign-policy(8)).\n"
 		   "Without --follow, print what is buffered and exit.",
 	.opts = log_opts,
 	.nr_opts = ARRAY_SIZE(log_opts),

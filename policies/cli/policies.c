@@ -62,7 +62,9 @@ out:
 }
 
 /* The allowlist into the maps, then freeze them: bpf(2) cannot change them
- * afterwards, only unloading the policy can.
+ * afterwards, and the maps are BPF_F_RDONLY_PROG, so no program or
+ * iterator can either (keyring_allowlist.bpf.c); only unloading the policy
+ * can.
  */
 static int configure_allowlist(const struct policy_desc *d, struct keyring_allowlist *s,
 			       const struct policy *pol)
@@ -87,6 +89,11 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 		if (bpf_map_update_elem(kfd, &key, &v, BPF_NOEXIST))
 			return kit_err(-errno, "%s: map 'keyrings': rule of line %d: %s",
 				       d->name, r->line, strerror(errno));
+		/* children carry their loader's keyring type, not its serial:
+		 * a type with any allow rule admits them (with allow_children)
+		 */
+		if (r->allow && r->keyring < BPFSIGN_KEYRING_TYPES)
+			cfg.children_keyrings[r->keyring / 64] |= 1ULL << (r->keyring % 64);
 	}
 	if (bpf_map_update_elem(cfd, &zero, &cfg, BPF_ANY))
 		return kit_err(-errno, "%s: map 'config': %s", d->name, strerror(errno));

@@ -9,6 +9,7 @@
  *                                    pass even with unsigned deny; NAME as
  *                                    libbpf_bpf_prog_type_str() spells it
  *   children allow|deny              default allow: programs of a VERIFIED loader
+ *                                    whose keyring type has an allow rule
  *   keyring allow|deny KEYRING [serial N]
  *                                    KEYRING: builtin, secondary, platform, user,
  *                                    bpf, or its enum bpf_sig_keyring number

@@ -93,14 +93,14 @@ TEST_EXPLICIT(demo_enforce)
 	err = bad ? skel_counter_bad_signature__load(bad) : -ENOMEM;
 	printf("# tampered skeleton: %s\n", strerrorname_np(-err));
 	ASSERT_EQ(err, -EKEYREJECTED, "tampered skeleton refused");
-	if (!audit_find(afd, "sig=rejected", rec, sizeof(rec), 2000))
+	if (!audit_find(afd, "verdict=rejected", rec, sizeof(rec), 2000))
 		printf("#   audit: %s\n", rec);
 	skel_counter_bad_signature__destroy(bad);
 
 	skel = skel_counter__open_and_load();
 	printf("# signed skeleton: %s\n", skel ? "loaded, loader and children" : "refused?!");
 	ASSERT_TRUE(skel, "signed skeleton loads under enforcement");
-	if (!audit_find(afd, "loader-sig=verified", rec, sizeof(rec), 2000))
+	if (!audit_find(afd, "loader-verdict=verified", rec, sizeof(rec), 2000))
 		printf("#   audit: %s\n", rec);
 	skel_counter__destroy(skel);
 	audit_close(afd);

@@ -101,6 +101,8 @@ TEST(provenance_of_a_signed_loaders_children)
 		ASSERT_EQ(v->bss->verdict, 0, "the child itself carries no signature");
 		ASSERT_GE(v->bss->loader_id, 1, "the child names its loader");
 		ASSERT_EQ(v->bss->loader_verdict, 1, "loaded by a VERIFIED loader");
+		ASSERT_EQ(v->bss->loader_keyring, 1,
+			  "loader_keyring_type: BPF_SIG_KEYRING_BUILTIN, the loader's keyring");
 		skel_counter__destroy(skel);
 	}
 out:
@@ -126,6 +128,7 @@ TEST(provenance_of_an_unsigned_loaders_children)
 	bpf_prog_get_info_by_fd(bpf_program__fd(loader->progs.load_child), &info, &len);
 	ASSERT_EQ(v->bss->loader_id, info.id, "the child names the mini loader");
 	ASSERT_EQ(v->bss->loader_verdict, 0, "the loader is UNSIGNED");
+	ASSERT_EQ(v->bss->loader_keyring, 0, "loader_keyring_type: BPF_SIG_KEYRING_NONE");
 out:
 	mini_loader__destroy(loader);
 	verdict__destroy(v);
@@ -177,8 +180,8 @@ TEST_EXPLICIT(enforce_boot_param)
 	ASSERT_HAS(vlog, "bpf_sig_enforce: program is not signed", "log line");
 	/* the denial reaches the audit log with its errno */
 	if (ASSERT_OK(afd, "register as the audit daemon")) {
-		ASSERT_OK(audit_find(afd, "op=LOAD res=0 errno=-1 sig=unsigned", rec, sizeof(rec),
-				     2000), "audit record of the refused unsigned load");
+		ASSERT_OK(audit_find(afd, "op=LOAD res=0 errno=-1 verdict=unsigned", rec,
+				     sizeof(rec), 2000), "audit record of the refused unsigned load");
 		audit_close(afd);
 	}
 	/* an unsigned loader is itself refused */

@@ -35,6 +35,7 @@
 #include "util.h"
 #include "sign.h"
 #include "mini_loader.skel.h"
+#include "iter_write_value.skel.h"
 #include "skel_counter.lskel.h"
 #include "skel_counter_untrusted.lskel.h"
 #include "skel_counter_bad_signature.lskel.h"
@@ -363,14 +364,43 @@ out:
 
 /* --- keyring-allowlist ----------------------------------------------------- */
 
+/* The writing bpf_map_elem iterator attached to keyring-allowlist's pinned
+ * map NAME: 0 or -errno.  The link is destroyed at once, never read, so the
+ * iterator never runs.
+ */
+static int iter_write_attach(struct iter_write_value *it, const char *name)
+{
+	union bpf_iter_link_info linfo = {};
+	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &linfo,
+		    .link_info_len = sizeof(linfo));
+	struct bpf_link *link;
+	char path[128];
+	int fd, err;
+
+	snprintf(path, sizeof(path), PIN_DIR "/keyring-allowlist/%s", name);
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return -errno;
+	linfo.map.map_fd = fd;
+	link = bpf_program__attach_iter(it->progs.write_value, &opts);
+	err = link ? 0 : -errno;
+	bpf_link__destroy(link);
+	close(fd);
+	return err;
+}
+
 /* No --policy: the builtin and the secondary keyring, nothing else. */
 TEST_EXPLICIT(policy_keyring_allowlist_default)
 {
+	struct iter_write_value *it = NULL;
 	struct fixture f;
 
 	if (!setup(&f))
 		goto out;
-	if (!CLI_OK("load keyring-allowlist", "load", "keyring-allowlist"))
+	/* unsigned: loaded before the policy, which would refuse it */
+	it = iter_write_value__open_and_load();
+	if (!ASSERT_TRUE(it, "the writing bpf_map_elem iterator, before the policy") ||
+	    !CLI_OK("load keyring-allowlist", "load", "keyring-allowlist"))
 		goto out;
 	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load (unsigned deny by default)");
 	builtin_counts("builtin keyring allowed, its child (children allow by default)");
@@ -394,8 +424,18 @@ TEST_EXPLICIT(policy_keyring_allowlist_default)
 			close(fd);
 		}
 	}
+	/* nor can an iterator: the same program attaches to map_stats (no
+	 * BPF_F_RDONLY_PROG, a value as large as its 4-byte write), so
+	 * -EACCES on the allowlist can only come from BPF_F_RDONLY_PROG
+	 */
+	ASSERT_EQ(iter_write_attach(it, "map_stats"), 0, "writing iterator on map_stats");
+	ASSERT_ERR(iter_write_attach(it, "map_keyrings"), EACCES,
+		   "writing iterator on the frozen BPF_F_RDONLY_PROG map_keyrings");
+	ASSERT_ERR(iter_write_attach(it, "map_config"), EACCES,
+		   "writing iterator on the frozen BPF_F_RDONLY_PROG map_config");
 	ASSERT_ERR(try_session(), EPERM, "session-keyring skeleton, after the attempt");
 out:
+	iter_write_value__destroy(it);
 	teardown(&f);
 }
 
@@ -610,11 +650,20 @@ TEST_EXPLICIT(policy_audit_log)
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"syscall\",\"signed\":true,"
 			      "\"verdict\":\"verified\",\"keyring\":\"builtin\",\"serial\":0,"
 			      "\"keyring_id\":0,\"loader_id\":0,\"loader_verdict\":null,"
+			      "\"loader_keyring\":null,"
 			      "\"decision\":\"allow\",\"stage\":\"loaded\",\"errno\":0,\"error\":null",
 			      NULL), "accepted loader: its JSON line");
+	/* the child names its loader's verdict and keyring type
+	 * (aux->loader_keyring_type)
+	 */
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"tracing\",\"signed\":false,"
 			      "\"verdict\":\"unsigned\"", "\"loader_verdict\":\"verified\","
-			      "\"decision\":\"allow\"", NULL), "accepted child of the verified loader");
+			      "\"loader_keyring\":\"builtin\",\"decision\":\"allow\"", NULL),
+		    "accepted child of the verified loader");
+	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"tracing\",\"signed\":false,"
+			      "\"verdict\":\"unsigned\"", "\"loader_verdict\":\"verified\","
+			      "\"loader_keyring\":\"user\",\"decision\":\"allow\"", NULL),
+		    "accepted child of the session-keyring loader");
 	ASSERT_TRUE(!find_line(line, sizeof(line), pid, "\"loader_id\":0,\"loader_verdict\":\"", NULL),
 		    "loader_verdict is null without a loader");
 	/* denied by deny-unsigned at the LSM hook, with the program's digest */

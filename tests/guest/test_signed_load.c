@@ -470,15 +470,16 @@ TEST(signed_load_audit_records)
 	prog = sys_prog_load(&l);
 	if (ASSERT_OK(prog, "signed load"))
 		close(prog);
-	snprintf(want, sizeof(want), "op=LOAD sig=verified keyring=builtin keyring-serial=0 digest=%s",
-		 hex);
+	snprintf(want, sizeof(want),
+		 "op=LOAD verdict=verified keyring=builtin keyring-serial=0 digest=%s", hex);
 	if (ASSERT_OK(audit_find(fd, want, rec, sizeof(rec), 2000), "record of a verified load"))
 		printf("#   audit: %s\n", rec);
 
 	l.sig[l.sig_len - 1] ^= 1;
 	sys_prog_load(&l);
 	/* denied after the digest was computed: errno, verdict and digest */
-	snprintf(want, sizeof(want), "prog-id=0 op=LOAD res=0 errno=-%d sig=rejected", EKEYREJECTED);
+	snprintf(want, sizeof(want), "prog-id=0 op=LOAD res=0 errno=-%d verdict=rejected",
+		 EKEYREJECTED);
 	if (ASSERT_OK(audit_find(fd, want, rec, sizeof(rec), 2000), "record of a denied load")) {
 		ASSERT_HAS(rec, hex, "denied record names the digest");
 		printf("#   audit: %s\n", rec);
@@ -490,7 +491,7 @@ TEST(signed_load_audit_records)
 	prog = sys_prog_load(&l);
 	if (ASSERT_OK(prog, "unsigned load"))
 		close(prog);
-	ASSERT_OK(audit_find(fd, "op=LOAD sig=unsigned keyring=none", rec, sizeof(rec), 2000),
+	ASSERT_OK(audit_find(fd, "op=LOAD verdict=unsigned keyring=none", rec, sizeof(rec), 2000),
 		  "record of an unsigned load");
 	free_load(&l);
 
@@ -499,7 +500,7 @@ TEST(signed_load_audit_records)
 		struct skel_counter *skel = skel_counter__open_and_load();
 
 		if (ASSERT_TRUE(skel, "signed skeleton")) {
-			if (ASSERT_OK(audit_find(fd, "loader-sig=verified", rec, sizeof(rec), 2000),
+			if (ASSERT_OK(audit_find(fd, "loader-verdict=verified", rec, sizeof(rec), 2000),
 				      "record of a verified loader's child"))
 				printf("#   audit: %s\n", rec);
 			skel_counter__destroy(skel);

@@ -10,9 +10,9 @@
 
 int target_tgid;
 int loaders;		/* loader programs seen */
-int loader_verdict;	/* enum bpf_sig_verdict of the last one */
-int loader_keyring;	/* enum bpf_sig_keyring */
-int loader_serial;	/* the resolved keyring serial */
+int loader_verdict;	/* its sig.verdict, enum bpf_sig_verdict */
+int loader_keyring;	/* its sig.keyring_type, enum bpf_sig_keyring */
+int loader_serial;	/* its sig.keyring_serial, the resolved serial */
 int progs;		/* other programs seen */
 
 SEC("lsm/bpf_prog_load")
@@ -26,9 +26,9 @@ int BPF_PROG(skel_verdict, struct bpf_prog *prog, union bpf_attr *attr,
 		return ret;
 	}
 	loaders++;
-	loader_verdict = prog->aux->sig_verdict;
-	loader_keyring = prog->aux->sig_keyring;
-	loader_serial = prog->aux->sig_keyring_serial;
+	loader_verdict = prog->aux->sig.verdict;
+	loader_keyring = prog->aux->sig.keyring_type;
+	loader_serial = prog->aux->sig.keyring_serial;
 	return ret;
 }
 

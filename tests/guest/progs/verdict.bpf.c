@@ -11,6 +11,7 @@ int keyring;
 int serial;
 int loader_id;
 int loader_verdict;
+int loader_keyring;
 
 SEC("lsm/bpf_prog_load")
 int BPF_PROG(on_prog_load, struct bpf_prog *prog, union bpf_attr *attr,
@@ -19,11 +20,14 @@ int BPF_PROG(on_prog_load, struct bpf_prog *prog, union bpf_attr *attr,
 	if ((bpf_get_current_pid_tgid() >> 32) != target_tgid)
 		return ret;
 	seen++;
-	verdict = prog->aux->sig_verdict;
-	keyring = prog->aux->sig_keyring;
-	serial = prog->aux->sig_keyring_serial;
+	/* upstream's names (Documentation/bpf/signing.rst) */
+	verdict = prog->aux->sig.verdict;
+	keyring = prog->aux->sig.keyring_type;
+	serial = prog->aux->sig.keyring_serial;
+	/* provenance, our addition */
 	loader_id = prog->aux->loader_id;
 	loader_verdict = prog->aux->loader_verdict;
+	loader_keyring = prog->aux->loader_keyring_type;
 	return ret;
 }
 
