@@ -5,8 +5,11 @@
  *   - the loader, its metadata, the exclusive hash and the signature are
  *     file-scope arrays between marker lines, so that they can be found and
  *     re-hashed without a C compiler (lskel.c);
- *   - the initial values of global data are read from the signed metadata
- *     (the loader's copy of them), not from a second, unsigned copy;
+ *   - the loader is signed (gen_loader_opts.gen_hash): it takes max_entries
+ *     and the initial values of global data from the signed metadata only,
+ *     so the header neither writes nor reads ctx's max_entries and
+ *     initial_value; before load, skel->DATA is a read-only image made from
+ *     the same metadata, after load the map itself;
  *   - mmap sizes are computed at run time from the page size, so the header
  *     does not depend on the machine that made it;
  *   - the keyring is a field of the skeleton, NAME__load_keyring() sets it.
@@ -284,8 +287,7 @@ static void emit_destroy(struct emitter *e)
 		if (!map_ident(map, ident, sizeof(ident)))
 			continue;
 		if (is_skel_data(map, ident, sizeof(ident)))
-			fprintf(e->f, "\tskel_free_map_data(skel->%1$s, skel->maps.%1$s.initial_value,\n"
-				"\t\t\t   %2$s__mmap_sz(%3$u));\n",
+			fprintf(e->f, "\tskel_free_map_data(skel->%1$s, 0, %2$s__mmap_sz(%3$u));\n",
 				ident, e->name, bpf_map__value_size(map));
 		fprintf(e->f, "\tskel_closenz(skel->maps.%s.map_fd);\n", ident);
 	}
@@ -328,11 +330,14 @@ static int emit_open(struct emitter *e)
 		err = init_value_off(e, map, &off);
 		if (err)
 			return err;
-		fprintf(e->f, "\t/* the initial value of .%1$s is in the signed metadata */\n"
+		fprintf(e->f, "\t/* .%1$s until load: its signed initial value, read-only, as the\n"
+			"\t * loader takes it from the signed metadata and nowhere else\n"
+			"\t */\n"
 			"\tskel->%1$s = (__typeof__(skel->%1$s))\n"
 			"\t\tskel_prep_map_data(%2$s__lskel_data + %3$zu, %2$s__mmap_sz(%4$u), %4$u);\n"
 			"\tif (!skel->%1$s)\n\t\tgoto cleanup;\n"
-			"\tskel->maps.%1$s.initial_value = (__u64)(long)skel->%1$s;\n",
+			"\tif (mprotect(skel->%1$s, %2$s__mmap_sz(%4$u), PROT_READ))\n"
+			"\t\tgoto cleanup;\n",
 			ident, e->name, off, bpf_map__value_size(map));
 	}
 	fprintf(e->f, "\treturn skel;\ncleanup:\n\t%s__destroy(skel);\n\treturn NULL;\n}\n",
@@ -344,9 +349,13 @@ static void emit_load(struct emitter *e)
 {
 	struct bpf_map *map;
 	char ident[256];
+	int nr_mmaped = 0;
 
+	bpf_object__for_each_map(map, e->l->obj)
+		nr_mmaped += is_skel_data(map, ident, sizeof(ident)) && !is_percpu_data(map);
 	fprintf(e->f, "\nstatic inline int\n%1$s__load(struct %1$s *skel)\n{\n"
 		"\tstruct bpf_load_and_run_opts opts = {};\n"
+		"%2$s"
 		"\tint err;\n\n"
 		"\topts.ctx = (struct bpf_loader_ctx *)skel;\n"
 		"\topts.data_sz = sizeof(%1$s__lskel_data) - 1;\n"
@@ -362,23 +371,16 @@ static void emit_load(struct emitter *e)
 		"\t}\n\n"
 		"\terr = bpf_load_and_run(&opts);\n"
 		"\tskel->errstr = opts.errstr;\n"
-		"\tif (err < 0)\n\t\treturn err;\n", e->name);
+		"\tif (err < 0)\n\t\treturn err;\n", e->name,
+		nr_mmaped ? "\t__u64 image;\n" : "");
 	bpf_object__for_each_map(map, e->l->obj) {
-		if (!is_skel_data(map, ident, sizeof(ident)))
+		/* a percpu_array cannot be mmaped: its image stays read-only */
+		if (!is_skel_data(map, ident, sizeof(ident)) || is_percpu_data(map))
 			continue;
-		if (is_percpu_data(map)) {
-			/* no mmap of a percpu_array: the image turns read-only */
-			fprintf(e->f, "\terr = skel_protect_map_data(skel->%1$s, "
-				"&skel->maps.%1$s.initial_value,\n"
-				"\t\t\t\t    %2$s__mmap_sz(%3$u));\n"
-				"\tif (err)\n\t\treturn err;\n"
-				"#ifdef __KERNEL__\n\tskel->%1$s = NULL;\n#endif\n",
-				ident, e->name, bpf_map__value_size(map));
-			continue;
-		}
-		fprintf(e->f, "\tskel->%1$s = (__typeof__(skel->%1$s))\n"
-			"\t\tskel_finalize_map_data(&skel->maps.%1$s.initial_value,\n"
-			"\t\t\t\t       %2$s__mmap_sz(%3$u), %4$s,\n"
+		/* the map's memory replaces the image, at its address */
+		fprintf(e->f, "\timage = (__u64)(long)skel->%1$s;\n"
+			"\tskel->%1$s = (__typeof__(skel->%1$s))\n"
+			"\t\tskel_finalize_map_data(&image, %2$s__mmap_sz(%3$u), %4$s,\n"
 			"\t\t\t\t       skel->maps.%1$s.map_fd);\n"
 			"\tif (!skel->%1$s)\n\t\treturn -ENOMEM;\n",
 			ident, e->name, bpf_map__value_size(map),

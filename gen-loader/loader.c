@@ -190,6 +190,11 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 	if (err)
 		goto fail;
 
+	/* Every loader made here is signed, now or later (--payload-out):
+	 * it must take max_entries and initial values from its signed
+	 * metadata, never from the caller's ctx.
+	 */
+	gopts.gen_hash = true;
 	err = bpf_object__gen_loader(l->obj, &gopts);
 	if (err) {
 		err = kit_err(err, "%s: loader generation: %s", path, strerror(-err));

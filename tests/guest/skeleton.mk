@@ -9,6 +9,7 @@
 #                                     byte of REGION flipped (tamper.sh)
 #   percpu_data_signed.lskel.h        global percpu data, signed with signing.key
 #   percpu_data.lskel.h               the same object through bpftool gen skeleton -L
+#   signed_inputs.lskel.h             signed with signing.key: overrides it must ignore
 
 GEN_LOADER	:= $(TOP)/gen-loader/gen-loader
 GL_TAMPER	:= $(TOP)/tests/host/gen-loader/tamper.sh
@@ -19,7 +20,8 @@ GL_REGIONS	:= insns data excl_hash signature
 
 SKEL_HEADERS	:= $(OBJ)/skel_counter.lskel.h $(OBJ)/skel_counter_untrusted.lskel.h \
 		   $(patsubst %,$(OBJ)/skel_counter_bad_%.lskel.h,$(GL_REGIONS)) \
-		   $(OBJ)/percpu_data_signed.lskel.h $(OBJ)/percpu_data.lskel.h
+		   $(OBJ)/percpu_data_signed.lskel.h $(OBJ)/percpu_data.lskel.h \
+		   $(OBJ)/signed_inputs.lskel.h
 
 $(GEN_LOADER): $(wildcard $(TOP)/gen-loader/*.[ch]) $(TOP)/signer/libbpfsign.h \
 		$(BUILD)/tools/lib/libbpf.a
@@ -39,6 +41,9 @@ $(OBJ)/skel_counter_bad_%.lskel.h: $(OBJ)/skel_counter.bpf.o $(GEN_LOADER) $(GL_
 
 $(OBJ)/percpu_data_signed.lskel.h: $(OBJ)/percpu_data.bpf.o $(GEN_LOADER)
 	$(GEN_LOADER) $< -o $@ --name percpu_data_signed $(GL_SIGNING) $(GL_FLAGS)
+
+$(OBJ)/signed_inputs.lskel.h: $(OBJ)/signed_inputs.bpf.o $(GEN_LOADER)
+	$(GEN_LOADER) $< -o $@ --name signed_inputs $(GL_SIGNING) $(GL_FLAGS)
 
 # An empty token path: libbpf would otherwise try BPF_TOKEN_CREATE, a bpf()
 # syscall on the build host, while generating the loader.

@@ -35,10 +35,10 @@ TEST_EXPLICIT(demo_signed)
 		return;
 	printf("# loading skel_counter.lskel.h, signed with keys-example/signing.key, keyring %d (builtin)\n",
 	       skel->keyring_id);
-	skel->rodata->target_tgid = getpid();
 	err = skel_counter__load(skel);
 	if (!ASSERT_EQ(err, 0, "signed skeleton loads"))
 		goto out;
+	skel->bss->target_tgid = getpid();
 	printf("# accepted: the kernel verified insns || metadata\n");
 	if (!ASSERT_OK(skel_counter__attach(skel), "attach"))
 		goto out;

@@ -71,10 +71,10 @@ static bool signed_skeleton_counts(void)
 
 	if (!ASSERT_TRUE(skel, "skel_counter__open"))
 		return false;
-	skel->rodata->target_tgid = getpid();
 	err = skel_counter__load(skel);
 	if (!ASSERT_EQ(err, 0, "signed skeleton: loader and children load"))
 		goto out;
+	skel->bss->target_tgid = getpid();
 	if (!ASSERT_OK(skel_counter__attach(skel), "attach"))
 		goto out;
 	for (i = 0; i < 3; i++)

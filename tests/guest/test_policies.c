@@ -244,13 +244,15 @@ static void builtin_counts(const char *what)
 
 	if (!ASSERT_TRUE(s, "skel_counter__open"))
 		return;
-	s->rodata->target_tgid = getpid();
-	if (ASSERT_EQ(skel_counter__load(s), 0, what) &&
-	    ASSERT_OK(skel_counter__attach(s), "attach")) {
-		for (i = 0; i < 3; i++)
-			syscall(SYS_getppid);
-		ASSERT_EQ(s->bss->hits, 3 * STEP, "the signed skeleton's child runs");
-	}
+	if (!ASSERT_EQ(skel_counter__load(s), 0, what))
+		goto out;
+	s->bss->target_tgid = getpid();
+	if (!ASSERT_OK(skel_counter__attach(s), "attach"))
+		goto out;
+	for (i = 0; i < 3; i++)
+		syscall(SYS_getppid);
+	ASSERT_EQ(s->bss->hits, 3 * STEP, "the signed skeleton's child runs");
+out:
 	skel_counter__destroy(s);
 }
 

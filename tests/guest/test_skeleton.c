@@ -89,7 +89,7 @@ TEST(skeleton_signed_load_attach)
 	ASSERT_EQ(skel->keyring_id, 0, "default keyring id of the header (builtin)");
 	ASSERT_EQ(skel->data->step, STEP, ".data initial value, from the signed metadata");
 	ASSERT_EQ(skel->bss->hits, 0, ".bss initial value");
-	skel->rodata->target_tgid = tgid;
+	ASSERT_EQ(skel->rodata->count_calls, 1, ".rodata initial value");
 
 	err = skel_counter__load(skel);
 	if (err) {
@@ -101,7 +101,9 @@ TEST(skeleton_signed_load_attach)
 	ASSERT_EQ(v->bss->loader_verdict, SIG_VERIFIED, "loader verdict at bpf_prog_load");
 	ASSERT_EQ(v->bss->loader_keyring, KEYRING_BUILTIN, "loader verified by the builtin keyring");
 	ASSERT_EQ(v->bss->progs, 1, "the loader loaded the object's one program");
-	ASSERT_EQ(skel->rodata->target_tgid, tgid, ".rodata set before load, seen after");
+	ASSERT_EQ(skel->rodata->count_calls, 1, ".rodata after load: the frozen map's signed value");
+	/* .bss is the map's memory now: the program sees what is set here */
+	skel->bss->target_tgid = tgid;
 	if (!ASSERT_OK(skel_counter__attach(skel), "skel_counter__attach"))
 		goto out;
 
@@ -160,13 +162,13 @@ TEST(skeleton_untrusted_key_session_keyring)
 	skel = skel_counter_untrusted__open();
 	if (!ASSERT_TRUE(skel, "skel_counter_untrusted__open"))
 		goto out_key;
-	skel->rodata->target_tgid = tgid;
 	err = skel_counter_untrusted__load(skel);
 	if (err) {
 		FAIL("skel_counter_untrusted__load (session keyring): %d (%s), %s", err,
 		     strerrorname_np(-err), skel->errstr ? skel->errstr : "");
 		goto out;
 	}
+	skel->bss->target_tgid = tgid;
 	if (v) {
 		ASSERT_EQ(v->bss->loader_verdict, SIG_VERIFIED, "loader verdict");
 		ASSERT_EQ(v->bss->loader_keyring, KEYRING_USER, "loader verified by a user keyring");

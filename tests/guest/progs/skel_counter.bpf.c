@@ -2,16 +2,18 @@
 /*
  * The signed light skeleton's program: counts getppid() calls of one
  * process.  Every kind of global data and a map, so that the signed
- * metadata carries them all: .rodata (set before load), .data (a signed
- * initial value), .bss (the observed counter) and a hash map.
+ * metadata carries them all: .rodata (a signed switch), .data (a signed
+ * initial value, writable after load), .bss (the observed counter, and the
+ * process to count, set after load) and a hash map.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-const volatile __u32 target_tgid = 0;	/* .rodata: 0 counts every process */
+const volatile bool count_calls = true;	/* .rodata: keep calls[tgid] */
 __u64 step = 3;				/* .data */
 __u64 hits;				/* .bss */
+__u32 target_tgid;			/* .bss: 0 counts every process */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -29,6 +31,8 @@ int BPF_PROG(count_getppid)
 	if (target_tgid && tgid != target_tgid)
 		return 0;
 	__sync_fetch_and_add(&hits, step);
+	if (!count_calls)
+		return 0;
 	n = bpf_map_lookup_elem(&calls, &tgid);
 	if (n)
 		__sync_fetch_and_add(n, 1);

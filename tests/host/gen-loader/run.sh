@@ -99,9 +99,10 @@ t_header_compiles() {
 
 		if (!s)
 			return 1;
-		s->rodata->target_tgid = 1;
+		(void)s->rodata->count_calls;
 		if (skel_counter__load_keyring(s, -3))
 			return 2;
+		s->bss->target_tgid = 1;
 		(void)s->bss->hits;
 		(void)s->data->step;
 		skel_counter__attach(s);
@@ -117,6 +118,67 @@ t_header_compiles() {
 	g++ -x c++ -fsyntax-only -I. -I"$build/linux/tools/lib" \
 		-I"$build/linux/tools/include/uapi" use.c ||
 		{ echo "g++ cannot compile the header"; return 1; }
+}
+
+# The signed loader takes nothing from the caller's ctx but where to put the
+# verifier log: no max_entries or initial_value read, no bpf_copy_from_user(),
+# and bpf_probe_read_kernel() only with a NULL source (bzero of its stack).
+t_loader_reads_no_input() {
+	cat > scan.c <<-'EOF'
+	#include <stddef.h>
+	#include <stdio.h>
+	#include "skel_counter.lskel.h"
+
+	static const short log_off[] = {
+		offsetof(struct bpf_loader_ctx, log_level),
+		offsetof(struct bpf_loader_ctx, log_size),
+		offsetof(struct bpf_loader_ctx, log_buf),
+	};
+
+	int main(void)
+	{
+		const struct bpf_insn *insn = (const void *)skel_counter__lskel_insns;
+		size_t i, j, n = (sizeof(skel_counter__lskel_insns) - 1) / sizeof(*insn);
+		int bad = 0, reads = 0;
+
+		for (i = 0; i < n; i++) {
+			const struct bpf_insn *in = &insn[i], *prev = i ? &insn[i - 1] : NULL;
+
+			/* r6 is the ctx pointer for the whole loader */
+			if (BPF_CLASS(in->code) == BPF_LDX && in->src_reg == BPF_REG_6) {
+				for (j = 0; j < 3 && in->off != log_off[j]; j++)
+					;
+				if (j == 3) {
+					printf("insn %zu reads ctx at offset %d\n", i, in->off);
+					bad = 1;
+				}
+				reads++;
+			}
+			if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg)
+				continue;
+			if (in->imm == BPF_FUNC_copy_from_user) {
+				printf("insn %zu calls bpf_copy_from_user()\n", i);
+				bad = 1;
+			}
+			if (in->imm == BPF_FUNC_probe_read_kernel &&
+			    !(prev && prev->code == (BPF_ALU64 | BPF_MOV | BPF_K) &&
+			      prev->dst_reg == BPF_REG_3 && prev->imm == 0)) {
+				printf("insn %zu calls bpf_probe_read_kernel() with a source\n", i);
+				bad = 1;
+			}
+		}
+		if (!reads) {
+			printf("no ctx read found: the scan does not see the loader's log fields\n");
+			bad = 1;
+		}
+		return bad;
+	}
+	EOF
+	cp "$good" skel_counter.lskel.h
+	gcc -O2 -Wall -Werror -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" \
+		-I"$build/linux/tools/include/uapi" scan.c -o scan ||
+		{ echo "gcc cannot compile the loader scan"; return 1; }
+	./scan
 }
 
 t_keyring_id() {
@@ -209,12 +271,16 @@ t_wrong_cert() {
 # Truncated at many points, then garbage: exit 4 (malformed) with a message,
 # never a crash (a signal would be exit > 128).
 t_truncated() {
-	local size cut
+	local size cut end marker='/* @bpfsign end signature */'
 	size=$(stat -c %s "$good")
-	for cut in 0 1 100 1000 2000 5000 10000 20000 30000 $((size - 40)) $((size - 1)); do
+	# the arrays are complete after the last marker line and its newline
+	end=$(grep -bxF -m1 "$marker" "$good" | cut -d: -f1)
+	end=$((end + ${#marker} + 1))
+	for cut in 0 1 100 1000 2000 5000 10000 20000 $((end - 1)) $end $((size - 40)) \
+		   $((size - 1)); do
 		head -c "$cut" "$good" > tr.h
 		run "$gl" verify --cert "$keys/signing.crt" tr.h
-		if [ "$cut" -lt "$((size - 100))" ]; then
+		if [ "$cut" -lt "$end" ]; then
 			expect_rc 4 "truncated at $cut" || return 1
 			[ -s err ] || { echo "truncated at $cut: no message"; return 1; }
 		else
@@ -407,6 +473,7 @@ t build t_build
 t "no bpf() syscall while generating (strace)" t_no_bpf_syscall
 t "deterministic: runs, directories, copies, rebuilds" t_deterministic
 t "the header compiles as C and C++" t_header_compiles
+t "the signed loader reads no ctx input but the log" t_loader_reads_no_input
 t "--keyring-id is embedded" t_keyring_id
 t "verify: a good header" t_verify_good
 t "verify: payload and excl_hash re-derived" t_payload_matches
