@@ -46,8 +46,9 @@
  *                the flags of the outer map's template).
  *   iterators    no: the kernel refuses to attach a bpf_map_elem iterator
  *                that can write ctx->value to a BPF_F_RDONLY_PROG map
- *                (-EACCES at BPF_LINK_CREATE).  An iterator that names
- *                the maps in its code is a program, as above.
+ *                (-EACCES at BPF_LINK_CREATE); one that only reads still
+ *                attaches.  An iterator that names the maps in its code
+ *                is a program, as above.
  *   mmap         no: neither map is BPF_F_MMAPABLE (a hash map cannot be).
  *   root         yes, by unloading: unpinning the links detaches the
  *                policy, and a new allowlist is a new load.  Root can also
