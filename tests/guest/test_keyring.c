@@ -28,7 +28,7 @@ TEST(bpf_keyring_sealed_by_default)
 	if (!make_load(&l, 1, "signing", KEY_SPEC_BPF_KEYRING))
 		return;
 	/* a valid builtin signature: only the empty .bpf keyring refuses it */
-	expect_load(&l, ENOKEY, "the .bpf keyring is empty or not restricted", "sealed .bpf");
+	expect_load(&l, ENOKEY, "the .bpf keyring is empty or not sealed", "sealed .bpf");
 	free_load(&l);
 
 	len = cert_der("signing", &der);
@@ -74,6 +74,7 @@ TEST(blacklisted_signed_payload)
 TEST_EXPLICIT(bpf_keyring_provisioned)
 {
 	unsigned char *der;
+	key_serial_t key;
 	struct load l;
 	int len, fd;
 
@@ -88,21 +89,38 @@ TEST_EXPLICIT(bpf_keyring_provisioned)
 	if (!make_load(&l, 1, "team", KEY_SPEC_BPF_KEYRING))
 		return;
 	len = cert_der("team", &der);
-	ASSERT_OK(add_key("asymmetric", "bpfsign-team", der, len, KEY_SPEC_BPF_KEYRING),
-		  "keyctl padd asymmetric '' -9");
+	key = add_key("asymmetric", "bpfsign-team", der, len, KEY_SPEC_BPF_KEYRING);
+	ASSERT_OK(key, "keyctl padd asymmetric '' -9");
 	free(der);
-	/* enrolled but not restricted: inert */
-	expect_load(&l, ENOKEY, "the .bpf keyring is empty or not restricted", "unrestricted .bpf");
+	/* enrolled but not sealed: inert */
+	expect_load(&l, ENOKEY, "the .bpf keyring is empty or not sealed", "unsealed .bpf");
+
+	/* KEY_FLAG_SEAL_ON_RESTRICT: a restriction that admits keys signed by
+	 * the builtin keyring would leave .bpf open, so it is no seal
+	 */
+	ASSERT_ERR(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, "asymmetric", "builtin_trusted"),
+		   EPERM, "keyctl restrict_keyring -9 asymmetric builtin_trusted");
+	expect_load(&l, ENOKEY, "the .bpf keyring is empty or not sealed", "refused seal");
 
 	ASSERT_OK(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL),
 		  "keyctl restrict_keyring -9");
 	expect_load(&l, 0, NULL, "signed by the enrolled key, keyring .bpf");
 
 	len = cert_der("signing-ec", &der);
-	/* restricted: nothing more can be enrolled */
-	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EPERM,
-		   "enrolment after restrict_keyring");
+	/* sealing withdrew write: nothing more can be enrolled */
+	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EACCES,
+		   "enrolment after the seal");
 	free(der);
+	/* nor removed: clear and unlink need the withdrawn write permission */
+	ASSERT_ERR(keyctl_clear(KEY_SPEC_BPF_KEYRING), EACCES, "keyctl clear -9");
+	ASSERT_ERR(keyctl_unlink(key, KEY_SPEC_BPF_KEYRING), EACCES, "keyctl unlink KEY -9");
+	/* nor reopened: setperm needs the withdrawn setattr permission */
+	ASSERT_ERR(keyctl_setperm(KEY_SPEC_BPF_KEYRING, KEY_POS_ALL | KEY_USR_ALL), EACCES,
+		   "keyctl setperm -9");
+	ASSERT_ERR(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL), EACCES,
+		   "restrict_keyring again");
+	/* and the enrolled key still counts */
+	expect_load(&l, 0, NULL, "sealed .bpf still verifies");
 	free_load(&l);
 
 	/* caller-supplied keyrings are refused for the whole boot */
