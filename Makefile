@@ -10,7 +10,7 @@ help:
 	@echo "make demo        sign a program, boot the patched kernel, load it, reject a tampered copy"
 	@echo "make test        host tests and guest tests (builds everything first)"
 	@echo "make deps        install missing Debian packages"
-	@echo "make kernel      patched 6.12 guest kernel in build/ (ccache)"
+	@echo "make kernel      patched 6.12 debug guest kernel in build/ (ccache; BPFSIGN_KERNEL=release for the release one)"
 	@echo "make tools       libbpf and bpftool from the patched tree"
 	@echo "make guest-test  boot the guest and run tests/guest (GUEST_ARGS=... to filter)"
 	@echo "make bench       side-by-side benchmarks, printed as ratios"
@@ -46,9 +46,11 @@ test: guest-tests
 demo: guest-tests
 	@scripts/demo.sh
 
+# Benchmarks time the release kernel, never the debug one.
 bench: signer guest-tests
 	@$(MAKE) -s -C signer bench
-	@BPFSIGN_QUIET=1 qemu/run-guest.sh bench_arena_args bench_percpu_data
+	@BPFSIGN_KERNEL=release scripts/build-kernel.sh
+	@BPFSIGN_KERNEL=release BPFSIGN_QUIET=1 qemu/run-guest.sh bench_arena_args bench_percpu_data
 
 fuzz: signer gen-loader
 	@$(MAKE) -s -C signer fuzz

@@ -2,17 +2,20 @@
 # Build the initramfs (busybox, guest tests, certs) and boot the patched
 # kernel in QEMU; stream the console to the terminal and build/guest.log.
 # Exits non-zero when a test fails, when the kernel reports a WARNING, BUG,
-# Oops, KASAN or lockdep splat, or when the end marker does not arrive.
+# Oops, KASAN, UBSAN, lockdep or kmemleak splat, or when the end marker does
+# not arrive.  The debug kernel (BPFSIGN_KERNEL=debug, the default) reports
+# every KASAN bug, and /init scans kmemleak at the end of each boot.
 #
-# Usage: qemu/run-guest.sh [TEST...]      environment: BPFSIGN_INJECT=fail|warn,
+# Usage: qemu/run-guest.sh [TEST...]      environment: BPFSIGN_INJECT=fail|warn|kasan|leak,
+#        BPFSIGN_KERNEL=debug|release,
 #        BPFSIGN_ACCEL=kvm|tcg, BPFSIGN_TIMEOUT=seconds, BPFSIGN_CMDLINE=extra,
 #        BPFSIGN_QUIET=1 (terminal shows test lines only)
 set -eu
 . "$(dirname "$0")/../scripts/env.sh"
 
-kernel=$build/bzImage
+kernel=$kimage
 guestbin=$build/guest
-initrd=$build/initramfs.cpio.gz
+initrd=$build/initramfs-$flavour.cpio.gz
 log=$build/guest.log
 timeout=${BPFSIGN_TIMEOUT:-600}
 
@@ -42,6 +45,8 @@ mkinitramfs() {
 	mkdir -p "$root/tests/keys"
 	cp "$top"/keys-example/*.crt "$top"/keys-example/*.key "$root/tests/keys/"
 	echo "$(kmake -s kernelrelease)" > "$root/tests/kernelrelease"
+	leak=$kout/samples/kmemleak/kmemleak-test.ko
+	[ ! -f "$leak" ] || cp "$leak" "$root/tests/"
 	chmod +x "$root/init"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 		gzip -n -1 > "$initrd"
@@ -74,7 +79,11 @@ show() {
 	fi
 }
 
-mkinitramfs
+# Rebuilt only when one of its inputs is newer: five boots share one.
+if [ ! -f "$initrd" ] || [ -n "$(find "$top/qemu/init" "$guestbin" "$tout/bpftool/bpftool" \
+	"$top/keys-example" "$kimage" -newer "$initrd" -print -quit)" ]; then
+	mkinitramfs
+fi
 case $(accel) in
 kvm) acc="-enable-kvm -cpu host" ;;
 *) acc="-accel tcg -cpu max" ;;
@@ -82,16 +91,19 @@ esac
 echo "  BOOT    $(basename "$kernel") ($acc)"
 
 args="$*"
+# one report must not hide the next
+extra=
+[ "$flavour" = release ] || extra="kasan_multi_shot panic_on_warn=0"
 set +e
 # shellcheck disable=SC2086
-timeout "$timeout" qemu-system-x86_64 $acc -smp 2 -m 1024 -nographic -no-reboot \
+timeout "$timeout" qemu-system-x86_64 $acc -smp 2 -m ${BPFSIGN_MEM:-1024} -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 lsm=bpf BPFSIGN_ARGS=\"$args\" BPFSIGN_INJECT=${BPFSIGN_INJECT:-} ${BPFSIGN_CMDLINE:-}" \
+	-append "console=ttyS0 panic=-1 lsm=bpf $extra BPFSIGN_ARGS=\"$args\" BPFSIGN_INJECT=${BPFSIGN_INJECT:-} ${BPFSIGN_CMDLINE:-}" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" | show
 set -e
 
 bad=0
-if grep -nE '(WARNING:|BUG:|Oops|KASAN|possible circular locking|possible recursive locking|Kernel panic|general protection fault)' "$log" \
+if grep -nE '(WARNING:|BUG:|Oops|KASAN|UBSAN:|unreferenced object|new suspected memory leaks|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Kernel panic|general protection fault)' "$log" \
 	| grep -v 'BPFSIGN-'; then
 	echo "run-guest: the kernel reported a problem (see above, $log)" >&2
 	bad=1

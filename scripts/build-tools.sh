@@ -12,7 +12,8 @@ make -s -C "$src/tools/lib/bpf" OUTPUT="$tout/libbpf/" CC="ccache gcc" \
 	BUILD_STATIC_ONLY=1 DESTDIR="$tout" prefix= -j"$jobs" \
 	install_headers "$tout/libbpf/libbpf.a" >/dev/null
 mkdir -p "$tout/lib"
-cp "$tout/libbpf/libbpf.a" "$tout/lib/"
+# only when it changed: a fresh copy would relink every guest binary
+cmp -s "$tout/libbpf/libbpf.a" "$tout/lib/libbpf.a" || cp "$tout/libbpf/libbpf.a" "$tout/lib/"
 
 echo "  BUILD   bpftool"
 # Static, so the same binary runs on the host and in the busybox guest.

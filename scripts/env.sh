@@ -3,7 +3,15 @@
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BPFSIGN_BUILD:-$top/build}
 src=$build/linux
-kout=$build/kbuild
+# Two guest kernels from one tree: the debug one (qemu/debug.config on top
+# of qemu/guest.config: KASAN, kmemleak, lockdep, UBSAN), which every test
+# runs on, and the release one (qemu/guest.config), which make bench times.
+flavour=${BPFSIGN_KERNEL:-debug}
+case $flavour in
+debug)	kout=$build/kbuild; kimage=$build/bzImage ;;
+release) kout=$build/kbuild-release; kimage=$build/bzImage-release ;;
+*)	echo "BPFSIGN_KERNEL=$flavour: expected debug or release" >&2; exit 2 ;;
+esac
 tout=$build/tools
 # Keep ccache outside the repo and independent of where the repo is cloned.
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/bpfsign-ccache}

@@ -49,11 +49,6 @@ for s in "$@"; do
 		export BPFSIGN_CMDLINE=bpf_sig_enforce=1
 		run_suite guest-enforce status_of "$build/suite-guest-enforce.log" \
 			"$top/qemu/run-guest.sh" enforce_boot_param enforce_caller_keyring_refused
-		# Raised at run time while writers of 0 race it, with loaders
-		# admitted before: a boot of its own, it starts from 0.
-		unset BPFSIGN_CMDLINE
-		run_suite guest-enforce-race status_of "$build/suite-guest-enforce-race.log" \
-			"$top/qemu/run-guest.sh" enforce_raised_under_race
 		# The .bpf keyring, provisioned the way an initramfs would.
 		export BPFSIGN_CMDLINE=bpf.keyring_unsealed=1
 		run_suite guest-bpf-keyring status_of "$build/suite-guest-bpf-keyring.log" \

@@ -6,13 +6,16 @@
  * in a boot with bpf_sig_enforce=1 (scripts/run-tests.sh).
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <keyutils.h>
 #include <bpf/bpf.h>
 
 #include "runner.h"
 #include "util.h"
+#include "sign.h"
 #include "audit.h"
 #include "verdict.skel.h"
 #include "mini_loader.skel.h"
@@ -144,14 +147,149 @@ TEST(enforce_off_by_default)
 		close(fd);
 }
 
-/* Raised at run time: must run last in its boot, it cannot be undone. */
+/*
+ * A signed loader (a syscall program that loads a child through
+ * bpf_sys_bpf(), as the mini loader does), hand-written so that its
+ * instructions are what is signed: ctx is struct loader_args.
+ */
+
+#define STX(sz, d, s, o)	INSN(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
+#define ST(sz, d, o, i)		INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
+#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+
+static const struct bpf_insn loader_insns[] = {
+	MOV64_REG(BPF_REG_6, BPF_REG_1),
+	/* union bpf_attr attr (48 bytes) at fp-48, zeroed */
+	ST(BPF_DW, BPF_REG_10, -48, 0), ST(BPF_DW, BPF_REG_10, -40, 0),
+	ST(BPF_DW, BPF_REG_10, -32, 0), ST(BPF_DW, BPF_REG_10, -24, 0),
+	ST(BPF_DW, BPF_REG_10, -16, 0), ST(BPF_DW, BPF_REG_10, -8, 0),
+	ST(BPF_W, BPF_REG_10, -48, BPF_PROG_TYPE_SOCKET_FILTER),
+	ST(BPF_W, BPF_REG_10, -44, 2),			/* insn_cnt */
+	STX(BPF_DW, BPF_REG_10, BPF_REG_6, -40),	/* insns = ctx->insns */
+	MOV64_REG(BPF_REG_2, BPF_REG_6),
+	ADD64_IMM(BPF_REG_2, offsetof(struct loader_args, license)),
+	STX(BPF_DW, BPF_REG_10, BPF_REG_2, -32),	/* license */
+	MOV64_IMM(BPF_REG_1, BPF_PROG_LOAD),
+	MOV64_REG(BPF_REG_2, BPF_REG_10),
+	ADD64_IMM(BPF_REG_2, -48),
+	MOV64_IMM(BPF_REG_3, 48),
+	INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_sys_bpf),
+	STX(BPF_W, BPF_REG_6, BPF_REG_0, offsetof(struct loader_args, prog_fd)),
+	MOV64_IMM(BPF_REG_0, 0),
+	EXIT_INSN(),
+};
+
+/* The loader signed by key NAME, verified against keyring_id: fd or -errno */
+static int load_signed_loader(const char *name, int keyring_id)
+{
+	const size_t sz = offsetofend(union bpf_attr, keyring_id);
+	unsigned char *sig;
+	union bpf_attr attr;
+	int fd, len;
+
+	len = cms_sign(name, loader_insns, sizeof(loader_insns), 0, &sig);
+	if (len < 1)
+		return -EINVAL;
+	memset(&attr, 0, sz);
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	attr.insns = (uintptr_t)loader_insns;
+	attr.insn_cnt = ARRAY_LEN(loader_insns);
+	attr.license = (uintptr_t)"GPL";
+	attr.signature = (uintptr_t)sig;
+	attr.signature_size = len;
+	attr.keyring_id = keyring_id;
+	attr.log_buf = (uintptr_t)vlog;
+	attr.log_size = sizeof(vlog);
+	attr.log_level = 1;
+	vlog[0] = 0;
+	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sz);
+	free(sig);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Run the loader: the child's fd, or -1 with errno of the child's load */
+static int run_loader(int fd)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	struct loader_args args = {
+		.insns = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() },
+		.license = "GPL",
+	};
+
+	opts.ctx_in = &args;
+	opts.ctx_size_in = sizeof(args);
+	if (bpf_prog_test_run_opts(fd, &opts))
+		return -errno;
+	/* the child's fd, or -errno as bpf_sys_bpf() returned it */
+	if (args.prog_fd < 0) {
+		errno = -args.prog_fd;
+		return -1;
+	}
+	return args.prog_fd;
+}
+
+struct racer {
+	const char *val;
+	volatile int *stop;
+	int ok;
+};
+
+static void *race_writer(void *p)
+{
+	struct racer *r = p;
+
+	do {
+		if (!write_sysctl(r->val))
+			r->ok++;
+	} while (!*r->stop);
+	return NULL;
+}
+
+/*
+ * Raised at run time, while two writers of 0 race the writer of 1, with
+ * loaders admitted before: must run last in its boot, it cannot be undone.
+ */
 TEST_EXPLICIT(enforce_sysctl_runtime)
 {
 	struct mini_loader *loader = mini_loader__open_and_load();
+	volatile int stop = 0;
+	struct racer low[2] = { { "0", &stop, 0 }, { "0", &stop, 0 } };
+	int builtin = -1, user = -1, child, i, len;
+	unsigned char *der;
+	pthread_t t[2];
 
 	if (!ASSERT_TRUE(loader, "unsigned mini loader, loaded before enforcement"))
 		return;
+	len = cert_der("untrusted", &der);
+	if (ASSERT_GE(len, 1, "untrusted.crt"))
+		ASSERT_OK(add_key("asymmetric", "bpfsign-untrusted", der, len,
+				  KEY_SPEC_SESSION_KEYRING),
+			  "the caller's own certificate in its session keyring");
+	free(der);
+	builtin = load_signed_loader("signing", 0);
+	if (!ASSERT_OK(builtin, "loader signed by a builtin key"))
+		printf("#   log: %.300s\n", vlog);
+	user = load_signed_loader("untrusted", KEY_SPEC_SESSION_KEYRING);
+	if (!ASSERT_OK(user, "loader verified by the session keyring (enforcement off)"))
+		printf("#   log: %.300s\n", vlog);
+	child = run_loader(user);
+	if (ASSERT_OK(child, "its child loads while enforcement is off"))
+		close(child);
+
+	/* two writers of 0 race one writer of 1: no 0 may undo the 1 */
+	for (i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, race_writer, &low[i]);
+	usleep(20 * 1000);
 	ASSERT_OK(write_sysctl("1"), "raise kernel.bpf_sig_enforce");
+	for (i = 0; i < 1000; i++)
+		if (!ASSERT_EQ(read_sysctl(), 1, "no write of 0 undoes the 1 that returned"))
+			break;
+	stop = 1;
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	ASSERT_GE(low[0].ok + low[1].ok, 1, "the writers of 0 did run before the 1");
 	ASSERT_EQ(read_sysctl(), 1, "enforcement on");
 
 	/* the same unsigned program that loaded a moment ago */
@@ -160,12 +298,21 @@ TEST_EXPLICIT(enforce_sysctl_runtime)
 
 	/* a loader admitted earlier still cannot load unsigned children */
 	ASSERT_ERR(run_mini_loader(loader), EPERM, "unsigned loader's child");
+	/* the loader verdict that admits children follows the keyring rule */
+	ASSERT_ERR(run_loader(user), EPERM, "caller-keyring loader's child under enforcement");
+	child = run_loader(builtin);
+	if (ASSERT_OK(child, "builtin-keyring loader's child under enforcement"))
+		close(child);
 
 	signed_skeleton_counts();
 
 	/* one way only */
 	ASSERT_ERR(write_sysctl("0"), EPERM, "lowering kernel.bpf_sig_enforce");
 	ASSERT_EQ(read_sysctl(), 1, "still on");
+	if (user >= 0)
+		close(user);
+	if (builtin >= 0)
+		close(builtin);
 	mini_loader__destroy(loader);
 }
 

@@ -3,11 +3,12 @@
  * The ways around the signed-load guarantee that issue 14 closed, tried as
  * the attacker would: a caller keyring under enforcement, other write paths
  * to frozen maps, sizes at the edges, the kernel's own loader
- * (CONFIG_BPF_PRELOAD), racing sysctl writers, unbalanced LSM hooks and
- * echoed info fields.  Documentation/bpf/signing.rst lists the threat model.
+ * (CONFIG_BPF_PRELOAD), unbalanced LSM hooks and echoed info fields; the
+ * racing sysctl writers and a caller-keyring loader's children are in
+ * test_enforce.c's enforce_sysctl_runtime.  Documentation/bpf/signing.rst
+ * has the threat model.
  */
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -25,22 +26,8 @@
 #include "iter_write.skel.h"
 #include "lsm_balance.skel.h"
 
-#define ENFORCE "/proc/sys/kernel/bpf_sig_enforce"
 /* the most a signed load may make the kernel copy and hash */
 #define SIGNED_MAX (16u << 20)
-
-static int enforce_value(void)
-{
-	char buf[8] = "";
-	int fd = open(ENFORCE, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = 0;
-	close(fd);
-	return buf[0] ? atoi(buf) : -1;
-}
 
 /* An iterator link of prog over map_fd; returns the link fd or -errno */
 static int iter_attach(struct bpf_program *prog, int map_fd)
@@ -361,165 +348,4 @@ TEST_EXPLICIT(enforce_caller_keyring_refused)
 
 	/* the kernel's own loader ran at boot under enforcement */
 	ASSERT_OK(access("/sys/fs/bpf/progs.debug", R_OK), "preload iterators pinned");
-}
-
-/*
- * A signed loader (a syscall program that loads a child through
- * bpf_sys_bpf()), hand-written so that its instructions are what is signed:
- * ctx is struct loader_args.
- */
-struct loader_args {
-	struct bpf_insn insns[2];
-	char license[4];
-	int prog_fd;
-};
-
-#define STX(sz, d, s, o)	INSN(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
-#define ST(sz, d, o, i)		INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
-#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-
-static const struct bpf_insn loader_insns[] = {
-	MOV64_REG(BPF_REG_6, BPF_REG_1),
-	/* union bpf_attr attr (48 bytes) at fp-48, zeroed */
-	ST(BPF_DW, BPF_REG_10, -48, 0), ST(BPF_DW, BPF_REG_10, -40, 0),
-	ST(BPF_DW, BPF_REG_10, -32, 0), ST(BPF_DW, BPF_REG_10, -24, 0),
-	ST(BPF_DW, BPF_REG_10, -16, 0), ST(BPF_DW, BPF_REG_10, -8, 0),
-	ST(BPF_W, BPF_REG_10, -48, BPF_PROG_TYPE_SOCKET_FILTER),
-	ST(BPF_W, BPF_REG_10, -44, 2),			/* insn_cnt */
-	STX(BPF_DW, BPF_REG_10, BPF_REG_6, -40),	/* insns = ctx->insns */
-	MOV64_REG(BPF_REG_2, BPF_REG_6),
-	ADD64_IMM(BPF_REG_2, offsetof(struct loader_args, license)),
-	STX(BPF_DW, BPF_REG_10, BPF_REG_2, -32),	/* license */
-	MOV64_IMM(BPF_REG_1, BPF_PROG_LOAD),
-	MOV64_REG(BPF_REG_2, BPF_REG_10),
-	ADD64_IMM(BPF_REG_2, -48),
-	MOV64_IMM(BPF_REG_3, 48),
-	INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_sys_bpf),
-	STX(BPF_W, BPF_REG_6, BPF_REG_0, offsetof(struct loader_args, prog_fd)),
-	MOV64_IMM(BPF_REG_0, 0),
-	EXIT_INSN(),
-};
-
-/* The loader signed by key NAME, verified against keyring_id: fd or -errno */
-static int load_signed_loader(const char *name, int keyring_id)
-{
-	const size_t sz = offsetofend(union bpf_attr, keyring_id);
-	unsigned char *sig;
-	union bpf_attr attr;
-	int fd, len;
-
-	len = cms_sign(name, loader_insns, sizeof(loader_insns), 0, &sig);
-	if (len < 1)
-		return -EINVAL;
-	memset(&attr, 0, sz);
-	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
-	attr.prog_flags = BPF_F_SLEEPABLE;
-	attr.insns = (uintptr_t)loader_insns;
-	attr.insn_cnt = ARRAY_LEN(loader_insns);
-	attr.license = (uintptr_t)"GPL";
-	attr.signature = (uintptr_t)sig;
-	attr.signature_size = len;
-	attr.keyring_id = keyring_id;
-	attr.log_buf = (uintptr_t)vlog;
-	attr.log_size = sizeof(vlog);
-	attr.log_level = 1;
-	vlog[0] = 0;
-	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sz);
-	free(sig);
-	return fd < 0 ? -errno : fd;
-}
-
-/* Run the loader: the child's fd, or -1 with errno of the child's load */
-static int run_loader(int fd)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	struct loader_args args = {
-		.insns = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() },
-		.license = "GPL",
-	};
-
-	opts.ctx_in = &args;
-	opts.ctx_size_in = sizeof(args);
-	if (bpf_prog_test_run_opts(fd, &opts))
-		return -errno;
-	/* the child's fd, or -errno as bpf_sys_bpf() returned it */
-	if (args.prog_fd < 0) {
-		errno = -args.prog_fd;
-		return -1;
-	}
-	return args.prog_fd;
-}
-
-struct racer {
-	const char *val;
-	volatile int *stop;
-	int ok;
-};
-
-static void *race_writer(void *p)
-{
-	struct racer *r = p;
-
-	do {
-		if (!sysctl_write(ENFORCE, r->val, NULL, 0))
-			r->ok++;
-	} while (!*r->stop);
-	return NULL;
-}
-
-/*
- * Its own boot, enforcement off at the start: a caller-keyring loader loaded
- * before enforcement, then enforcement raised while other writers try to
- * lower it.
- */
-TEST_EXPLICIT(enforce_raised_under_race)
-{
-	volatile int stop = 0;
-	struct racer low[2] = { { "0", &stop, 0 }, { "0", &stop, 0 } };
-	pthread_t t[2];
-	int builtin, user, child, i, ret;
-	unsigned char *der;
-	int len;
-
-	len = cert_der("untrusted", &der);
-	if (!ASSERT_GE(len, 1, "untrusted.crt"))
-		return;
-	ASSERT_OK(add_key("asymmetric", "bpfsign-untrusted", der, len, KEY_SPEC_SESSION_KEYRING),
-		  "the caller's own certificate in its session keyring");
-	free(der);
-	ASSERT_EQ(enforce_value(), 0, "enforcement off at the start");
-	builtin = load_signed_loader("signing", BUILTIN);
-	if (!ASSERT_OK(builtin, "loader signed by a builtin key"))
-		printf("#   log: %.300s\n", vlog);
-	user = load_signed_loader("untrusted", KEY_SPEC_SESSION_KEYRING);
-	if (!ASSERT_OK(user, "loader verified by the session keyring (enforcement off)"))
-		printf("#   log: %.300s\n", vlog);
-	child = run_loader(user);
-	if (ASSERT_OK(child, "its child loads while enforcement is off"))
-		close(child);
-
-	/* two writers of 0 race one writer of 1 */
-	for (i = 0; i < 2; i++)
-		pthread_create(&t[i], NULL, race_writer, &low[i]);
-	usleep(20 * 1000);
-	ret = sysctl_write(ENFORCE, "1", NULL, 0);
-	ASSERT_EQ(ret, 0, "raise kernel.bpf_sig_enforce");
-	for (i = 0; i < 1000; i++)
-		if (!ASSERT_EQ(enforce_value(), 1, "no write of 0 undoes the 1 that returned"))
-			break;
-	stop = 1;
-	for (i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
-	ASSERT_GE(low[0].ok + low[1].ok, 1, "the writers of 0 did run before the 1");
-	ASSERT_EQ(enforce_value(), 1, "enforcement on after the race");
-
-	/* the loader verdict that admits children follows the same keyring rule */
-	child = run_loader(user);
-	ASSERT_ERR(child, EPERM, "caller-keyring loader's child under enforcement");
-	child = run_loader(builtin);
-	if (ASSERT_OK(child, "builtin-keyring loader's child under enforcement"))
-		close(child);
-	close(user);
-	close(builtin);
 }

@@ -2,6 +2,7 @@
 /* The harness itself: a program runs, the kernel is ours, failures count. */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -48,13 +49,38 @@ TEST_EXPLICIT(inject_fail)
 	FAIL("deliberate failure (BPFSIGN_INJECT=fail)");
 }
 
-/* BPFSIGN_INJECT=warn: a real kernel WARNING, which the host must catch. */
-TEST_EXPLICIT(inject_warn)
+/* Write an lkdtm crash type, as the kernel's own self-tests provoke them */
+static void lkdtm(const char *what)
 {
 	int fd = open("/sys/kernel/debug/provoke-crash/DIRECT", O_WRONLY);
 
 	if (!ASSERT_OK(fd, "open lkdtm DIRECT"))
 		return;
-	ASSERT_EQ(write(fd, "WARNING", 7), 7, "trigger lkdtm WARNING");
+	ASSERT_EQ(write(fd, what, strlen(what)), (long)strlen(what), what);
+	close(fd);
+}
+
+/* BPFSIGN_INJECT=warn: a real kernel WARNING, which the host must catch. */
+TEST_EXPLICIT(inject_warn)
+{
+	lkdtm("WARNING");
+}
+
+/* BPFSIGN_INJECT=kasan: a real KASAN report (debug kernel), the host must catch it */
+TEST_EXPLICIT(inject_kasan)
+{
+	lkdtm("READ_AFTER_FREE");
+}
+
+/* BPFSIGN_INJECT=leak: kmemleak's sample module leaks on load; /init's
+ * kmemleak scan at the end of the boot must report it
+ */
+TEST_EXPLICIT(inject_leak)
+{
+	int fd = open("/tests/kmemleak-test.ko", O_RDONLY);
+
+	if (!ASSERT_OK(fd, "kmemleak-test.ko (debug kernel)"))
+		return;
+	ASSERT_OK(syscall(SYS_finit_module, fd, "", 0), "load kmemleak-test");
 	close(fd);
 }

@@ -465,7 +465,7 @@ t_valgrind() {
 
 # A bounded libFuzzer run of the header parser, seeded with a real header.
 t_fuzz() {
-	make -s -C "$top/gen-loader" fuzz FUZZ_SECONDS=10 FUZZ_SEEDS="$good" > fuzz.log 2>&1 ||
+	make -s -C "$top/gen-loader" fuzz FUZZ_SECONDS=3 FUZZ_SEEDS="$good" > fuzz.log 2>&1 ||
 		{ echo "the parser fuzzer failed:"; tail -n 30 fuzz.log; return 1; }
 }
 
