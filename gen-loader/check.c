@@ -6,7 +6,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "emit.h"
 #include "err.h"
+#include "trailer.h"
+
+#define SHOW_MAX 48	/* bytes of a line quoted in a message */
 
 static bool is_verdict(int err)
 {
@@ -19,8 +23,103 @@ static int reject(struct verdict *v, const char *path, const char *fmt, const ch
 	return kit_err(-EKEYREJECTED, "%s: rejected: %s", path, v->reason);
 }
 
-int check_header(const char *path, const struct lskel *h, const char *cert,
-		 const char *ca, struct verdict *v)
+/* At most SHOW_MAX bytes of s[0..n) as printable ASCII, others as \\xHH. */
+static void quote(char *out, size_t outsz, const char *s, size_t n)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < n && i < SHOW_MAX && o + 5 < outsz; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			out[o++] = (char)c;
+		else
+			o += (size_t)snprintf(out + o, outsz - o, "\\x%02x", c);
+	}
+	if (i < n && o + 4 < outsz)
+		o += (size_t)snprintf(out + o, outsz - o, "...");
+	out[o] = '\0';
+}
+
+static size_t line_len(const char *s, size_t left)
+{
+	const char *nl = memchr(s, '\n', left);
+
+	return nl ? (size_t)(nl - s) : left;
+}
+
+/* The first line where text is not want, in v->reason; false if none. */
+static bool first_diff(struct verdict *v, const char *text, size_t len,
+		       const char *want, size_t want_len)
+{
+	size_t i = 0, j = 0, a, b, lineno = 1;
+	char got[4 * SHOW_MAX + 8], exp[4 * SHOW_MAX + 8];
+
+	if (len == want_len && !memcmp(text, want, len))
+		return false;
+	for (;;) {
+		a = line_len(text + i, len - i);
+		b = line_len(want + j, want_len - j);
+		if (i == len || j == want_len || a != b || memcmp(text + i, want + j, a) ||
+		    (i + a < len) != (j + b < want_len))
+			break;
+		i += a + 1;
+		j += b + 1;
+		lineno++;
+	}
+	quote(got, sizeof(got), text + i, a);
+	quote(exp, sizeof(exp), want + j, b);
+	if (i >= len)
+		snprintf(v->reason, sizeof(v->reason),
+			 "line %zu: the header ends where gen-loader writes '%s'", lineno, exp);
+	else if (j >= want_len)
+		snprintf(v->reason, sizeof(v->reason),
+			 "line %zu: '%s' after the end of what gen-loader writes", lineno, got);
+	else
+		snprintf(v->reason, sizeof(v->reason),
+			 "line %zu: the header has '%s', gen-loader writes '%s'", lineno, got, exp);
+	v->modified_line = lineno;
+	return true;
+}
+
+/*
+ * Is text what gen-loader writes for the arrays, name and keyring it
+ * carries?  Sets v->modified and v->reason when it is not.
+ */
+static int check_reemit(struct verdict *v, const char *text, size_t len,
+			const struct lskel *h)
+{
+	struct skel_parts parts = {
+		.name = h->name,
+		.keyring_id = h->keyring_id,
+		.insns = h->r[R_INSNS].buf,
+		.insns_sz = h->r[R_INSNS].len,
+		.data = h->r[R_DATA].buf,
+		.data_sz = h->r[R_DATA].len,
+		.excl_hash = h->r[R_EXCL_HASH].buf,
+		.sig = h->r[R_SIGNATURE].len ? h->r[R_SIGNATURE].buf : NULL,
+		.sig_sz = h->r[R_SIGNATURE].len,
+	};
+	char *want;
+	size_t want_len;
+	int err;
+
+	err = emit_header(&parts, &want, &want_len);
+	if (err == -ENOEXEC) {
+		/* no C in the metadata: not a header this gen-loader writes */
+		v->no_tail = true;
+		snprintf(v->reason, sizeof(v->reason), "%s", kit_last_error());
+		return 0;
+	}
+	if (err)
+		return err;
+	v->modified = first_diff(v, text, len, want, want_len);
+	free(want);
+	return 0;
+}
+
+int check_header(const char *path, const char *text, size_t text_len,
+		 const struct lskel *h, const char *cert, const char *ca, struct verdict *v)
 {
 	const struct lskel_block *sig = &h->r[R_SIGNATURE];
 	unsigned char *payload;
@@ -28,6 +127,11 @@ int check_header(const char *path, const struct lskel *h, const char *cert,
 	int err;
 
 	memset(v, 0, sizeof(*v));
+	err = check_reemit(v, text, text_len, h);
+	if (err)
+		return err;
+	if (v->modified)
+		return kit_err(-EKEYREJECTED, "%s: modified: %s", path, v->reason);
 	err = prog_digest(h->r[R_INSNS].buf, h->r[R_INSNS].len, v->digest);
 	if (err)
 		return err;
@@ -61,6 +165,10 @@ int check_header(const char *path, const struct lskel *h, const char *cert,
 			      "");
 	switch (v->sig_err) {
 	case 0:
+		if (v->no_tail) {
+			v->modified = true;
+			return kit_err(-EKEYREJECTED, "%s: modified: %s", path, v->reason);
+		}
 		v->verified = true;
 		return 0;
 	case -EKEYREJECTED:
@@ -120,6 +228,7 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 		out_str(o, "signer", v->rep.signer);
 		out_str(o, "signature_check", bpfsign_errno_name(v->sig_err));
 	}
-	out_str(o, "verdict", v->verified ? "verified" : v->signed_ ? "rejected" : "unsigned");
+	out_str(o, "verdict", v->verified ? "verified" : v->modified ? "modified" :
+			      v->signed_ ? "rejected" : "unsigned");
 	out_str(o, "reason", v->verified ? "" : v->reason);
 }

@@ -24,16 +24,22 @@ struct verdict {
 	int sig_err;			/* bpfsign_verify() */
 	struct bpfsign_report rep;
 	bool verified;
+	bool modified;			/* not what gen-loader writes for its arrays */
+	bool no_tail;			/* the metadata carries no C of the header */
+	size_t modified_line;		/* the first line that differs */
 	char reason[512];		/* why not verified */
 };
 
 /*
- * 0 when the header verifies.  -EKEYREJECTED when it does not: v->reason
- * says which region does not match (and is the recorded error).  Other
- * negative errnos: the certificate cannot be read, out of memory.
+ * 0 when the header text[0..text_len) verifies: it is byte for byte what
+ * gen-loader writes for the arrays, name and keyring it carries (else
+ * v->modified, v->reason names the first differing line), and its
+ * signature verifies over insns || data.  -EKEYREJECTED when it does not:
+ * v->reason says why (and is the recorded error).  Other negative errnos:
+ * the certificate cannot be read, out of memory.
  */
-int check_header(const char *path, const struct lskel *h, const char *cert,
-		 const char *ca, struct verdict *v);
+int check_header(const char *path, const char *text, size_t text_len,
+		 const struct lskel *h, const char *cert, const char *ca, struct verdict *v);
 /* The report of check_header(), as key: value lines or JSON. */
 void check_report(struct out *o, const char *path, const struct lskel *h,
 		  const struct verdict *v);

@@ -23,13 +23,12 @@ static const struct opt attach_opts[] = {
 static int run_attach(const struct cmd *cmd, const struct parsed *p)
 {
 	const char *path = p->args[0], *out = p->val[O_OUT] ? p->val[O_OUT] : path;
-	unsigned char *text = NULL, *sig = NULL, *old_sig;
-	size_t len, sig_len, old_len, new_len;
-	struct lskel_block *b;
+	unsigned char *text = NULL, *sig = NULL;
+	struct skel_parts parts = { 0 };
+	size_t len, sig_len, new_len;
 	struct verdict v;
-	struct lskel h;
-	char *blk = NULL, *buf = NULL;
-	FILE *f;
+	struct lskel h, signed_h;
+	char *buf = NULL;
 	int err;
 
 	(void)cmd;
@@ -47,40 +46,32 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 		goto out;
 	}
 
+	/* refuse to sign a header that is not what gen-loader wrote */
+	err = check_header(path, (const char *)text, len, &h, p->val[O_CERT], p->val[O_CA], &v);
+	if (v.modified || (err && err != -EKEYREJECTED))
+		goto out;
+	parts.name = h.name;
+	parts.keyring_id = h.keyring_id;
+	parts.insns = h.r[R_INSNS].buf;
+	parts.insns_sz = h.r[R_INSNS].len;
+	parts.data = h.r[R_DATA].buf;
+	parts.data_sz = h.r[R_DATA].len;
+	parts.excl_hash = h.r[R_EXCL_HASH].buf;
+	parts.sig = sig;
+	parts.sig_sz = sig_len;
 	/* the header as it will be, checked before anything is written */
-	b = &h.r[R_SIGNATURE];
-	old_sig = b->buf;
-	old_len = b->len;
-	b->buf = sig;
-	b->len = sig_len;
-	err = check_header(p->val[O_SIG], &h, p->val[O_CERT], p->val[O_CA], &v);
-	b->buf = old_sig;
-	b->len = old_len;
-	if (err)
-		goto out;
-
-	f = open_memstream(&blk, &new_len);
-	if (!f) {
-		err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
-		goto out;
+	err = emit_header(&parts, &buf, &new_len);
+	if (!err)
+		err = lskel_parse(out, buf, new_len, &signed_h);
+	if (!err) {
+		err = check_header(p->val[O_SIG], buf, new_len, &signed_h, p->val[O_CERT],
+				   p->val[O_CA], &v);
+		lskel_free(&signed_h);
 	}
-	emit_block(f, "signature", sig, sig_len);
-	if (fclose(f)) {
-		err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
-		goto out;
-	}
-	buf = malloc(b->begin + new_len + (len - b->end));
-	if (!buf) {
-		err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
-		goto out;
-	}
-	memcpy(buf, text, b->begin);
-	memcpy(buf + b->begin, blk, new_len);
-	memcpy(buf + b->begin + new_len, text + b->end, len - b->end);
-	err = write_file(out, buf, b->begin + new_len + (len - b->end));
+	if (!err)
+		err = write_file(out, buf, new_len);
 out:
 	free(buf);
-	free(blk);
 	free(sig);
 	lskel_free(&h);
 out_text:
@@ -92,7 +83,7 @@ static const struct exit_code attach_exits[] = {
 	{ 0, 0, "the signature verifies and was embedded" },
 	{ 1, ERR_ANY, "failed, as the message says: nothing written" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
-	{ 3, -EKEYREJECTED, "the signature does not verify over the header's payload" },
+	{ 3, -EKEYREJECTED, "the signature does not verify over the header's payload, or HEADER is\n     not what gen-loader writes for its arrays (modified)" },
 	{ 4, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
 	{ 0, 0, NULL },
 };

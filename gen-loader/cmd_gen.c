@@ -12,6 +12,7 @@
 #include "file.h"
 #include "libbpfsign.h"
 #include "loader.h"
+#include "trailer.h"
 
 enum { O_OUT, O_NAME, O_KEY, O_CERT, O_KEYRING, O_DIGEST, O_BTF, O_PAYLOAD, O_VERBOSE };
 
@@ -67,12 +68,13 @@ static int sign_payload(const struct parsed *p, const void *payload, size_t len,
 
 static int run_gen(const struct cmd *cmd, const struct parsed *p)
 {
-	struct emit_opts eo = { 0 };
-	unsigned char *payload = NULL, *sig = NULL;
+	unsigned char *payload = NULL, *sig = NULL, *data = NULL;
 	const char *obj = p->args[0];
-	size_t len = 0, sig_len = 0, hdr_len;
+	size_t len = 0, sig_len = 0, hdr_len, tail_len, data_sz;
+	struct skel_parts parts = { 0 };
+	__u8 excl_hash[DIGEST_SIZE];
+	char *hdr = NULL, *tail = NULL;
 	struct loader l;
-	char *hdr = NULL;
 	int err;
 
 	if (p->val[O_PAYLOAD] && (p->val[O_KEY] || p->val[O_CERT] || p->val[O_DIGEST]))
@@ -80,7 +82,7 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	if (!p->val[O_PAYLOAD] && (!p->val[O_KEY] || !p->val[O_CERT]))
 		return usage_error(cmd, "--key and --cert are required (or --payload-out)");
 	if (p->val[O_KEYRING]) {
-		err = parse_keyring(p->val[O_KEYRING], &eo.keyring_id);
+		err = parse_keyring(p->val[O_KEYRING], &parts.keyring_id);
 		if (err)
 			return err;
 	}
@@ -89,26 +91,40 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	err = loader_gen(obj, p->val[O_NAME], p->val[O_BTF], &l);
 	if (err)
 		return err;
-	err = prog_digest(l.insns, l.insns_sz, eo.excl_hash);
+	err = prog_digest(l.insns, l.insns_sz, excl_hash);
 	if (err)
 		goto out;
-	len = l.insns_sz + l.data_sz;
+	/* the C after the arrays goes into the signed metadata, first */
+	err = emit_tail(&l, &tail, &tail_len);
+	if (!err)
+		err = trailer_append(l.data, l.data_sz, tail, tail_len, &data, &data_sz);
+	if (err) {
+		kit_err(err, "%s: %s", obj, kit_last_error());
+		goto out;
+	}
+	len = l.insns_sz + data_sz;
 	payload = malloc(len);
 	if (!payload) {
 		err = kit_err(-ENOMEM, "%s: %s", obj, strerror(ENOMEM));
 		goto out;
 	}
 	memcpy(payload, l.insns, l.insns_sz);
-	memcpy(payload + l.insns_sz, l.data, l.data_sz);
+	memcpy(payload + l.insns_sz, data, data_sz);
 
 	if (!p->val[O_PAYLOAD]) {
 		err = sign_payload(p, payload, len, &sig, &sig_len);
 		if (err)
 			goto out;
-		eo.sig = sig;
-		eo.sig_sz = sig_len;
 	}
-	err = emit_header(&l, &eo, &hdr, &hdr_len);
+	parts.name = l.name;
+	parts.insns = l.insns;
+	parts.insns_sz = l.insns_sz;
+	parts.data = data;
+	parts.data_sz = data_sz;
+	parts.excl_hash = excl_hash;
+	parts.sig = sig;
+	parts.sig_sz = sig_len;
+	err = emit_header(&parts, &hdr, &hdr_len);
 	if (err) {
 		kit_err(err, "%s: %s", obj, kit_last_error());
 		goto out;
@@ -121,6 +137,8 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	err = write_file(p->val[O_OUT], hdr, hdr_len);
 out:
 	free(hdr);
+	free(tail);
+	free(data);
 	free(sig);
 	free(payload);
 	loader_free(&l);

@@ -32,8 +32,8 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 	if (err)
 		return err;
 	err = lskel_parse(path, (const char *)text, len, &h);
-	free(text);
 	if (err) {
+		free(text);
 		if (p->val[O_JSON]) {
 			out_begin(&o, stdout, true);
 			out_str(&o, "header", path);
@@ -43,7 +43,8 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 		}
 		return err;
 	}
-	err = check_header(path, &h, p->val[O_CERT], p->val[O_CA], &v);
+	err = check_header(path, (const char *)text, len, &h, p->val[O_CERT], p->val[O_CA], &v);
+	free(text);
 	if (!err || err == -EKEYREJECTED) {
 		out_begin(&o, stdout, p->val[O_JSON] != NULL);
 		check_report(&o, path, &h, &v);
@@ -57,7 +58,7 @@ static const struct exit_code verify_exits[] = {
 	{ 0, 0, "the header verifies" },
 	{ 1, ERR_ANY, "failed, as the message says (an unreadable file or certificate)" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
-	{ 3, -EKEYREJECTED, "rejected: a region was altered, or another key signed it" },
+	{ 3, -EKEYREJECTED, "rejected or modified: a region was altered, another key signed it, or\n     the text is not what gen-loader writes for its arrays" },
 	{ 4, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
 	{ 0, 0, NULL },
 };
@@ -66,8 +67,10 @@ const struct cmd cmd_verify = {
 	.prog = "gen-loader",
 	.name = "verify",
 	.run = run_verify,
-	.summary = "Audit HEADER offline: rebuild insns || metadata from its arrays, check that\n"
-		   "excl_hash is the loader's digest (SHA-256 of insns) and verify the signature.",
+	.summary = "Audit HEADER offline, as compiled: re-emit it from the arrays, name and\n"
+		   "keyring it carries and compare byte for byte (else the verdict is modified),\n"
+		   "rebuild insns || metadata, check that excl_hash is the loader's digest\n"
+		   "(SHA-256 of insns) and verify the signature.",
 	.opts = verify_opts,
 	.nr_opts = ARRAY_SIZE(verify_opts),
 	.args = "HEADER",

@@ -3,7 +3,8 @@
  * The signed light skeleton header: the shape of `bpftool gen skeleton -L`,
  * with the loader's signature, exclusive hash and default keyring embedded.
  * The byte arrays the signature covers are delimited by marker lines that
- * lskel.c parses (see gen-loader(1), HEADER FORMAT).
+ * lskel.c parses (see gen-loader(1), HEADER FORMAT); everything after them
+ * is carried in the signed metadata (trailer.h).
  */
 #ifndef GEN_LOADER_EMIT_H
 #define GEN_LOADER_EMIT_H
@@ -13,16 +14,26 @@
 #include "digest.h"
 #include "loader.h"
 
-struct emit_opts {
+/* What a header is made of: the arrays, the name and the default keyring. */
+struct skel_parts {
+	const char *name;
+	int keyring_id;
+	const void *insns;
+	size_t insns_sz;
+	const void *data;	/* the metadata, ending with the C after the arrays */
+	size_t data_sz;
+	const __u8 *excl_hash;	/* DIGEST_SIZE bytes */
 	const void *sig;	/* NULL: an unsigned header (split signing) */
 	size_t sig_sz;
-	__u8 excl_hash[DIGEST_SIZE];
-	int keyring_id;
 };
 
-/* The header as a malloc()ed buffer: the same inputs give the same bytes. */
-int emit_header(const struct loader *l, const struct emit_opts *o, char **buf, size_t *len);
-/* One delimited byte array: the marker lines and the hex string lines. */
-void emit_block(FILE *f, const char *region, const void *data, size_t len);
+/* The C after the arrays, for the object of l (trailer.h carries it). */
+int emit_tail(const struct loader *l, char **buf, size_t *len);
+/*
+ * The header of p as a malloc()ed buffer: a function of p alone, so that
+ * gen-loader writes it and gen-loader verify re-emits it alike.  -ENOEXEC
+ * when p->data carries no tail.
+ */
+int emit_header(const struct skel_parts *p, char **buf, size_t *len);
 
 #endif /* GEN_LOADER_EMIT_H */

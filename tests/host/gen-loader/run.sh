@@ -284,8 +284,9 @@ t_truncated() {
 			expect_rc 4 "truncated at $cut" || return 1
 			[ -s err ] || { echo "truncated at $cut: no message"; return 1; }
 		else
-			# the C after the arrays is not audited: still verifies
-			expect_rc 0 "truncated after the arrays ($cut)" || return 1
+			# cut in the C after the arrays: not what gen-loader writes
+			expect_rc 3 "truncated after the arrays ($cut)" || return 1
+			expect_err "modified: line" || return 1
 		fi
 	done
 	head -c 20000 "$good" > tr.h
@@ -296,6 +297,82 @@ t_truncated() {
 	expect_rc 4 "random bytes" || return 1
 	run "$gl" verify --json --cert "$keys/signing.crt" junk.h
 	expect_eq "$(json out verdict)" malformed "--json verdict of random bytes"
+}
+
+# modified NAME LINE: verify of m.h (a trick made by the caller) says
+# "modified" and names LINE as the first line that differs, in both forms.
+modified() {
+	run "$gl" verify --cert "$keys/signing.crt" m.h
+	expect_rc 3 "verify of a header with $1" || return 1
+	expect_err "modified: line $2:" || return 1
+	run "$gl" verify --json --cert "$keys/signing.crt" m.h
+	expect_rc 3 "verify --json of a header with $1" || return 1
+	expect_eq "$(json out verdict)" modified "verdict of a header with $1" || return 1
+	case $(json out reason) in
+	"line $2:"*) ;;
+	*) echo "$1: reason does not name line $2: $(json out reason)"; return 1 ;;
+	esac
+}
+
+# line_of TEXT: the number of the first line of the good header that is TEXT
+line_of() {
+	grep -nxF -m1 -- "$1" "$good" | cut -d: -f1
+}
+
+# The tricks of issue 15: the arrays and the signature are intact, so only
+# the comparison with what gen-loader writes for them can refuse each.
+t_modified_tricks() {
+	local n
+	# the signature array redefined to an empty one before the loader code
+	n=$(grep -n -m1 '__mmap_sz(size_t value_sz)' "$good" | cut -d: -f1)
+	awk -v n="$n" 'NR == n { print "static const char skel_counter__nosig[] = \"\";"; print "#define skel_counter__lskel_signature skel_counter__nosig" } { print }' \
+		"$good" > m.h
+	modified "a #define of the signature array" "$n" || return 1
+	# bytes appended to insns after its end marker, inside the C string
+	n=$(line_of '/* @bpfsign end insns */')
+	awk -v n="$n" '{ print } NR == n { print "\t\"\\x95\\x00\\x00\\x00\\x00\\x00\\x00\\x00\"" }' \
+		"$good" > m.h
+	modified "bytes after the insns end marker" $((n + 1)) || return 1
+	# the data block wrapped in #if 0 ... #else other data #endif
+	n=$(grep -n -m1 '^static const char skel_counter__lskel_data\[\]' "$good" | cut -d: -f1)
+	awk -v n="$n" 'NR == n { print "#if 0" } { print } /@bpfsign end data/ { e = 1; next }
+		e == 1 { print "#else"; print "static const char skel_counter__lskel_data[] = \"x\";"; print "#endif"; e = 2 }' \
+		"$good" > m.h
+	modified "#if 0 around the data block" "$n" || return 1
+	# DEFAULT_KEYRING_ID redefined after its marker
+	n=$(grep -n -m1 '^#define skel_counter__DEFAULT_KEYRING_ID' "$good" | cut -d: -f1)
+	awk -v n="$n" '{ print } NR == n { print "#undef skel_counter__DEFAULT_KEYRING_ID"; print "#define skel_counter__DEFAULT_KEYRING_ID (-3)" }' \
+		"$good" > m.h
+	modified "DEFAULT_KEYRING_ID redefined" $((n + 1)) || return 1
+	# cut right after the signature block: no loader functions at all
+	n=$(line_of '/* @bpfsign end signature */')
+	head -n "$n" "$good" > m.h
+	modified "the header cut after the signature block" $((n + 1)) || return 1
+	# one character of the C after the arrays: the C is signed in data
+	n=$(grep -n -m1 'skel_raw_tracepoint_open' "$good" | cut -d: -f1)
+	sed "${n}s/skel_raw_tracepoint_open/skel_raw_tracepoint_opem/" "$good" > m.h
+	modified "a changed call in the loader functions" "$n"
+}
+
+# The C after the arrays is carried in the signed payload (trailer.h): the
+# payload ends with that C, its length and BPFSTAIL, so it is signed.
+t_modified_tail_in_data() {
+	run "$gl" "$obj" -o u.h --payload-out p.bin --btf "$vmlinux"
+	expect_rc 0 "--payload-out" || return 1
+	python3 - "$good" p.bin <<-'EOF' || return 1
+	import struct, sys
+	text = open(sys.argv[1], "rb").read()
+	pay = open(sys.argv[2], "rb").read()
+	end = text.index(b"/* @bpfsign end signature */\n")
+	tail = text[text.index(b"\n\n", end) + 2:]
+	if pay[-8:] != b"BPFSTAIL":
+	    sys.exit("the payload does not end with BPFSTAIL")
+	n = struct.unpack("<I", pay[-12:-8])[0]
+	if pay[-12 - n:-12] != tail:
+	    sys.exit("the C after the arrays (%d bytes) is not the payload's tail (%d)" % (len(tail), n))
+	EOF
+	run "$gl" verify --json --cert "$keys/signing.crt" "$good"
+	expect_eq "$(json out payload_sha256)" "$(sha p.bin)" "payload of the signed header"
 }
 
 # Malformed markers: each one refused with its own message.
@@ -482,6 +559,8 @@ t "verify --json: a tampered header" t_tampered_json
 t "verify: another certificate" t_wrong_cert
 t "verify: truncated and random headers, no crash" t_truncated
 t "verify: malformed markers" t_malformed_markers
+t "verify: the tricks of issue 15 are 'modified', naming the line" t_modified_tricks
+t "verify: the header's C is carried in the signed payload" t_modified_tail_in_data
 t "split signing: payload-out, bpfsign sign, attach" t_split_signing
 t "attach refuses signatures that do not verify" t_attach_refuses
 t "error: missing key" t_err_missing_key
