@@ -12,11 +12,6 @@
 
 #define SHOW_MAX 48	/* bytes of a line quoted in a message */
 
-static bool is_verdict(int err)
-{
-	return err == -EKEYREJECTED || err == -EBADMSG || err == -ENOKEY || err == -ENOPKG;
-}
-
 static int reject(struct verdict *v, const char *path, const char *fmt, const char *detail)
 {
 	snprintf(v->reason, sizeof(v->reason), fmt, detail);
@@ -151,7 +146,8 @@ int check_header(const char *path, const char *text, size_t text_len,
 	}
 	v->sig_err = bpfsign_verify(payload, len, sig->buf, sig->len, cert, ca, &v->rep);
 	free(payload);
-	if (v->sig_err && !is_verdict(v->sig_err))
+	/* the kernel's rules did not run: the certificate cannot be read */
+	if (v->sig_err && !v->rep.checked)
 		return kit_err(v->sig_err, "%s", bpfsign_last_error());
 
 	/* Which region was altered: the exclusive hash is not signed, the insns
@@ -179,6 +175,8 @@ int check_header(const char *path, const char *text, size_t text_len,
 	case -ENOKEY:
 		return reject(v, path, "signature: made by another key than the certificate's (%s)",
 			      v->rep.reason);
+	case -EINVAL:
+		return reject(v, path, "signature: the kernel's parser refuses it (%s)", v->rep.reason);
 	default:
 		return reject(v, path, "signature: refused algorithm or key type (%s)", v->rep.reason);
 	}

@@ -16,9 +16,9 @@ static const struct opt opts[] = {
 
 static const struct exit_code exits[] = {
 	{ 0, 0, "the signature has the form the kernel takes" },
-	{ 1, ERR_NONE, "well-formed, but not the kernel's form (see kernel_reason)" },
+	{ 1, ERR_NONE, "the kernel refuses its form (see kernel_reason, kernel_errno)" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
-	{ 5, -EBADMSG, "malformed signature: not a DER CMS SignedData, truncated" },
+	{ 5, -EBADMSG, "malformed signature: neither OpenSSL nor the kernel's parser reads it" },
 	{ 6, ERR_ANY, "SIG cannot be read" },
 	{ 0, 0, NULL },
 };

@@ -25,12 +25,13 @@ static const struct opt opts[] = {
 
 static const struct exit_code exits[] = {
 	{ 0, 0, "the signature verifies" },
-	{ 1, -EKEYREJECTED, "digest mismatch: the payload or the signature was altered" },
+	{ 1, -EKEYREJECTED, "rejected: the signature does not verify with the key (payload or\n     signature altered), or a kernel rule refuses it (S/MIME capabilities)" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
-	{ 3, -ENOKEY, "unknown signer: the signature names no given certificate" },
-	{ 4, -ENOPKG, "wrong key type, or a refused algorithm (sha1, RSA < 2048)" },
-	{ 5, -EBADMSG, "malformed signature: not a DER CMS SignedData, truncated" },
+	{ 3, -ENOKEY, "unknown signer: no given certificate is the signer or its issuer" },
+	{ 4, -ENOPKG, "a digest or algorithm the kernel does not have (sha1)" },
+	{ 5, -EBADMSG, "malformed signature: not BER the kernel reads, truncated, not detached" },
 	{ 6, ERR_ANY, "an input file cannot be read, or is not a certificate" },
+	{ 7, -EINVAL, "the kernel's parser refuses it (EINVAL): a version other than 1 or 3,\n     not SignedData or pkcs7-data, no SignerInfo, or a size BPF_PROG_LOAD refuses" },
 	{ 0, 0, NULL },
 };
 
@@ -79,7 +80,11 @@ static int run(const struct cmd *cmd, const struct parsed *a)
 	if (!err) {
 		err = bpfsign_verify(data, len, sig, sig_len, a->val[O_CERT],
 				     a->val[O_CA], &rep);
-		report(a, payload, &rep);
+		if (rep.checked)
+			report(a, payload, &rep);
+		/* EINVAL before the kernel's rules ran: not a certificate file */
+		else if (err == -EINVAL)
+			err = -ENOEXEC;
 	}
 	free(sig);
 	free(data);

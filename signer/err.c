@@ -28,6 +28,9 @@ const char *bpfsign_errno_name(int err)
 		{ -ENOKEY, "ENOKEY" },
 		{ -ENOPKG, "ENOPKG" },
 		{ -EKEYREJECTED, "EKEYREJECTED" },
+		{ -EMSGSIZE, "EMSGSIZE" },
+		{ -E2BIG, "E2BIG" },
+		{ -ENOEXEC, "ENOEXEC" },
 	};
 	size_t i;
 

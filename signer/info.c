@@ -34,4 +34,5 @@ void out_info(struct out *o, const struct bpfsign_info *info)
 	out_bool(o, "unsigned_attributes", info->has_unsigned_attrs);
 	out_bool(o, "kernel_ok", info->kernel_ok);
 	out_str(o, "kernel_reason", info->reason);
+	out_str(o, "kernel_errno", bpfsign_errno_name(info->kernel_err));
 }

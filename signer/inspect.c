@@ -13,6 +13,7 @@
 #include <openssl/x509.h>
 
 #include "internal.h"
+#include "pkcs7.h"
 
 static void copy_str(char *dst, size_t size, const char *src)
 {
@@ -103,41 +104,15 @@ static void signer_id(struct bpfsign_info *info, CMS_SignerInfo *si)
 	}
 }
 
-static bool kernel_digest(const char *name)
+/* What the kernel's parser and form checks say (pkcs7.h): no key needed. */
+static void kernel_form(struct bpfsign_info *info, const unsigned char *sig, size_t len)
 {
-	return !strcmp(name, "sha256") || !strcmp(name, "sha384") ||
-	       !strcmp(name, "sha512");
-}
+	struct k_result res;
 
-/* The first reason the kernel (or the kit's policy) would not take it. */
-static void kernel_form(struct bpfsign_info *info)
-{
-	char *r = info->reason;
-	size_t n = sizeof(info->reason);
-
-	info->kernel_ok = false;
-	if (!info->data_content)
-		snprintf(r, n, "content type is not pkcs7-data");
-	else if (!info->detached)
-		snprintf(r, n, "payload embedded: the kernel takes a detached signature");
-	else if (info->nr_signers != 1)
-		snprintf(r, n, "%d signers: the kernel form has exactly one",
-			 info->nr_signers);
-	else if (info->has_signed_attrs)
-		snprintf(r, n, "signed attributes: the kernel refuses them");
-	else if (info->nr_certs)
-		snprintf(r, n, "%d embedded certificates: the kernel form carries none",
-			 info->nr_certs);
-	else if (!kernel_digest(info->digest))
-		snprintf(r, n, "digest %s: only sha256, sha384 and sha512 are accepted",
-			 info->digest);
-	else if (strcmp(info->key_type, "RSA") && strcmp(info->key_type, "EC"))
-		snprintf(r, n, "signature algorithm %s: only RSA PKCS#1 v1.5 and ECDSA are accepted",
-			 info->sig_alg);
-	else if (info->id_type == BPFSIGN_ID_NONE)
-		snprintf(r, n, "signer not identified");
-	else
-		info->kernel_ok = true;
+	info->kernel_err = k_verify(sig, len, NULL, 0, NULL, NULL, &res);
+	info->kernel_ok = !info->kernel_err;
+	snprintf(info->reason, sizeof(info->reason), "%s",
+		 info->kernel_ok ? "" : bpfsign_last_error());
 }
 
 int bpfsign__parse(const unsigned char *sig, size_t len,
@@ -163,12 +138,7 @@ int bpfsign__parse(const unsigned char *sig, size_t len,
 	if (!cms)
 		return kit_err(-EBADMSG,
 			"signature: not a DER CMS message (malformed or truncated)");
-	if (p != sig + len) {
-		CMS_ContentInfo_free(cms);
-		return kit_err(-EBADMSG,
-			"signature: %zu bytes of trailing garbage after the CMS message",
-			(size_t)(sig + len - p));
-	}
+	/* bytes after the message: the kernel's decoder ignores them too */
 	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
 		CMS_ContentInfo_free(cms);
 		return kit_err(-EBADMSG,
@@ -203,7 +173,7 @@ int bpfsign__parse(const unsigned char *sig, size_t len,
 		info->has_unsigned_attrs = CMS_unsigned_get_attr_count(si) > 0;
 		signer_id(info, si);
 	}
-	kernel_form(info);
+	kernel_form(info, sig, len);
 	if (out)
 		*out = cms;
 	else
@@ -214,7 +184,14 @@ int bpfsign__parse(const unsigned char *sig, size_t len,
 int bpfsign_inspect(const unsigned char *sig, size_t len,
 		    struct bpfsign_info *info)
 {
+	int err;
+
 	if (!info)
 		return kit_err(-EINVAL, "inspect: no info to fill");
-	return bpfsign__parse(sig, len, info, NULL);
+	err = bpfsign__parse(sig, len, info, NULL);
+	if (err != -EBADMSG || !len || len > BPFSIGN_MAX_SIG_SIZE)
+		return err;
+	/* BER that OpenSSL does not read may still be what the kernel takes */
+	kernel_form(info, sig, len);
+	return info->kernel_ok ? 0 : -EBADMSG;
 }

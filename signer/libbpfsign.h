@@ -33,16 +33,17 @@
  *                  without the digitalSignature key usage (when it has a
  *                  keyUsage extension) or without a subject key identifier,
  *                  a key that does not match the certificate
- * bpfsign_verify() (the errnos the kernel's verifier uses for each case):
- *   -EBADMSG       the signature is not a well-formed DER CMS SignedData
- *                  (malformed, truncated, trailing bytes, no SignerInfo,
- *                  several SignerInfos, content embedded)
- *   -ENOKEY        no given certificate is the signer (unknown signer)
- *   -ENOPKG        wrong key type: the signature algorithm does not fit the
- *                  signer's key, or uses a digest or algorithm that is not
- *                  accepted (sha1, RSA-PSS, RSA < 2048, ...)
- *   -EKEYREJECTED  the signature does not verify: the payload's digest does
- *                  not match (tampered payload or tampered signature)
+ * bpfsign_verify(): the errno BPF_PROG_LOAD returns for the same signature,
+ * payload and keyring, by the kernel's rules (bpfsign(1), KERNEL RULES;
+ * pkcs7.h); report.checked says the rules ran:
+ *   -EINVAL        the kernel's parser refuses it (versions, content type,
+ *                  no SignerInfo, size)
+ *   -EBADMSG       malformed as the kernel's BER decoder reads it, truncated,
+ *                  mismatched versions, content embedded
+ *   -ENOKEY        no given certificate is the signer or its issuer
+ *   -ENOPKG        a digest or algorithm the kernel does not have (sha1)
+ *   -EKEYREJECTED  the signature does not verify with the key, or a rule
+ *                  refuses it (S/MIME capabilities, a repeated attribute)
  * bpfsign_inspect():
  *   -EBADMSG       not a well-formed DER CMS SignedData
  */
@@ -128,9 +129,13 @@ struct bpfsign_info {
 	size_t keyid_len;
 	char issuer[BPFSIGN_NAME_MAX];	/* BPFSIGN_ID_ISSUER_SERIAL, RFC 2253 */
 	char serial[2 * 32 + 1];	/* hex */
-	/* Would the kernel take this form?  If not, reason says why. */
+	/* Would the kernel take this form (its parser and form checks,
+	 * bpfsign(1) KERNEL RULES; no key needed)?  If not, reason says why
+	 * and kernel_err is the kernel's errno.
+	 */
 	bool kernel_ok;
-	char reason[128];
+	char reason[256];
+	int kernel_err;
 };
 
 /*
@@ -147,6 +152,7 @@ struct bpfsign_report {
 	int err;			/* the return value */
 	char signer[BPFSIGN_NAME_MAX];	/* subject of the matching cert */
 	char reason[256];		/* why it failed, "" on success */
+	bool checked;			/* the kernel's rules ran: err is their verdict */
 };
 
 /*
@@ -155,9 +161,8 @@ struct bpfsign_report {
  *   cert       the signer's certificate (PEM or DER): the signature must
  *              name it;
  *   ca_bundle  a PEM file of certificates, like a kernel keyring (e.g.
- *              keys-example/kernel-trusted.pem): the signature must name
- *              one of them.  As in the kernel, no chain is built: the
- *              signer's certificate itself is in the bundle.
+ *              keys-example/kernel-trusted.pem): the signer is one of them,
+ *              or a certificate embedded in the signature chains to one.
  * Certificate validity dates are not checked (the kernel does not either).
  * rep may be NULL.  Returns 0 when the signature verifies, else the
  * negative errno of the first failed check (see above).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Offline verification, one check after another, each failing with the
- * errno the kernel's PKCS#7 verifier gives the same case.
+ * Offline verification: the kernel's rules (pkcs7.h), each failure with the
+ * errno BPF_PROG_LOAD gives the same signature.
  */
 #include <errno.h>
 #include <limits.h>
@@ -13,6 +13,7 @@
 #include <openssl/x509.h>
 
 #include "internal.h"
+#include "pkcs7.h"
 
 /* "keyid df:51:..." or "issuer 'CN=...' serial 01ab..." */
 static void describe_signer(char *buf, size_t size,
@@ -43,103 +44,40 @@ static int fail(struct bpfsign_report *rep, int err)
 	return err;
 }
 
-/* The signature algorithm must be the signer key's, and an accepted one. */
-static int check_algs(X509 *x, const char *certs_name,
-		      const struct bpfsign_info *info)
-{
-	EVP_PKEY *pk = X509_get0_pubkey(x);
-	const char *want;
-
-	if (!pk)
-		return kit_err(-ENOPKG, "%s: signer's public key unreadable",
-			       certs_name);
-	want = EVP_PKEY_get_base_id(pk) == EVP_PKEY_RSA ? "RSA" :
-	       EVP_PKEY_get_base_id(pk) == EVP_PKEY_EC ? "EC" : "?";
-	if (strcmp(info->key_type, want) || !strcmp(want, "?"))
-		return kit_err(-ENOPKG,
-			"signature: wrong key type: algorithm %s does not fit the signer's %s key in %s",
-			info->sig_alg, EVP_PKEY_get0_type_name(pk), certs_name);
-	if (!bpfsign__digest(info->digest))
-		return kit_err(-ENOPKG,
-			"signature: digest %s refused: only sha256, sha384 and sha512 are accepted",
-			info->digest);
-	if (bpfsign__check_key(certs_name, pk))
-		return -ENOPKG;
-	return 0;
-}
-
+/*
+ * The kernel's verdict (pkcs7.h), against the certificates as the keys of a
+ * keyring; the fields of the report are OpenSSL's reading of the message.
+ */
 int bpfsign__verify_certs(const void *data, size_t len,
 			  const unsigned char *sig, size_t sig_len,
 			  STACK_OF(X509) *certs, const char *certs_name,
 			  struct bpfsign_report *rep)
 {
 	struct bpfsign_info *info = &rep->info;
-	STACK_OF(X509) *one = NULL;
-	CMS_ContentInfo *cms = NULL;
-	CMS_SignerInfo *si;
-	char who[400];
-	BIO *in = NULL;
-	X509 *x = NULL;
-	int i, err;
+	struct k_result res;
+	char who[400], why[256];
+	int err;
 
 	memset(rep, 0, sizeof(*rep));
-	err = bpfsign__parse(sig, sig_len, info, &cms);
+	if (bpfsign__parse(sig, sig_len, info, NULL))
+		memset(info, 0, sizeof(*info));
+	info->der_len = sig_len;
+	err = k_verify(sig, sig_len, data ? data : "", len, certs, NULL, &res);
+	rep->checked = true;
+	if (err == -ENOKEY) {
+		describe_signer(who, sizeof(who), info);
+		kit_err(err, "signature: unknown signer: %s is not in %s, nor its issuer (the kernel: ENOKEY)",
+			who, certs_name);
+	} else if (err) {
+		snprintf(why, sizeof(why), "%s", bpfsign_last_error());
+		kit_err(err, "%s (with %s)", why, certs_name);
+	}
 	if (err)
 		return fail(rep, err);
-	if (info->nr_signers != 1) {
-		err = kit_err(-EBADMSG,
-			"signature: %d SignerInfos: exactly one is expected",
-			info->nr_signers);
-		goto out;
-	}
-	if (!info->detached) {
-		err = kit_err(-EBADMSG,
-			"signature: the payload is embedded, not detached");
-		goto out;
-	}
-
-	si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0);
-	for (i = 0; i < sk_X509_num(certs) && !x; i++)
-		if (!CMS_SignerInfo_cert_cmp(si, sk_X509_value(certs, i)))
-			x = sk_X509_value(certs, i);
-	if (!x) {
-		describe_signer(who, sizeof(who), info);
-		err = kit_err(-ENOKEY,
-			"signature: unknown signer: %s is not in %s",
-			who, certs_name);
-		goto out;
-	}
-	X509_NAME_oneline(X509_get_subject_name(x), rep->signer,
-			  sizeof(rep->signer));
-	err = check_algs(x, certs_name, info);
-	if (err)
-		goto out;
-
-	if (len > INT_MAX) {
-		err = kit_err(-EFBIG, "payload: %zu bytes is too large", len);
-		goto out;
-	}
-	one = sk_X509_new_null();
-	in = BIO_new_mem_buf(len ? data : "", (int)len);
-	if (!one || !in || !sk_X509_push(one, x)) {
-		err = kit_err(-ENOMEM, "verify: %s", strerror(ENOMEM));
-		goto out;
-	}
-	/* Only the signature is left to check: the signer is known. */
-	if (CMS_verify(cms, one, NULL, in, NULL,
-		       CMS_BINARY | CMS_NOINTERN | CMS_NO_SIGNER_CERT_VERIFY |
-		       CMS_NOCRL) != 1) {
-		err = kit_err(-EKEYREJECTED,
-			"signature: digest mismatch: the signature of %s does not match the payload",
-			rep->signer);
-		goto out;
-	}
+	X509_NAME_oneline(X509_get_subject_name(sk_X509_value(certs, res.signer_cert)),
+			  rep->signer, sizeof(rep->signer));
 	rep->verified = true;
-out:
-	sk_X509_free(one);
-	BIO_free(in);
-	CMS_ContentInfo_free(cms);
-	return err ? fail(rep, err) : 0;
+	return 0;
 }
 
 int bpfsign_verify(const void *data, size_t len,

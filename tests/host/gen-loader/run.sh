@@ -429,6 +429,13 @@ t_attach_refuses() {
 	[ ! -e o.h ] || { echo "attach wrote -o though it refused"; return 1; }
 	ls u.h.?????? o.h.?????? 2>/dev/null && { echo "temporary file left"; return 1; }
 	: > empty.p7s
+	# the kernel's rules, as bpfsign verify: S/MIME capabilities are refused
+	openssl cms -sign -binary -md sha256 -outform DER -signer "$keys/signing.crt" \
+		-inkey "$keys/signing.key" -in p.bin -out caps.p7s || return 1
+	run "$gl" attach --signature caps.p7s --cert "$keys/signing.crt" -o c.h u.h
+	expect_rc 3 "attach of a signature with S/MIME capabilities" &&
+	expect_err "S/MIME capabilities" || return 1
+	[ ! -e c.h ] || { echo "attach wrote a header the kernel would refuse"; return 1; }
 	run "$gl" attach --signature empty.p7s --cert "$keys/signing.crt" u.h
 	expect_rc 1 "empty signature" && expect_err "empty signature"
 }

@@ -215,13 +215,23 @@ t_sign_file_interop() {
 	cmp b.p7s m.p7s || { echo "bpfsign and sign-file -dk output differ"; return 1; }
 }
 
+# VERIFYING_BPF_SIGNATURE takes signed attributes; S/MIME capabilities
+# (openssl's default) are refused by the parser, outside Authenticode.
 t_verify_signed_attrs_form() {
 	payload p
 	openssl cms -sign -binary -md sha256 -outform DER -signer "$keys/signing.crt" \
+		-inkey "$keys/signing.key" -in p -out caps.p7s &&
+	openssl cms -sign -binary -nosmimecap -md sha256 -outform DER -signer "$keys/signing.crt" \
 		-inkey "$keys/signing.key" -in p -out p.p7s || { echo "openssl cms -sign failed"; return 1; }
+	# the parser's S/MIME capabilities check: everything else verifies
+	run "$bpfsign" verify --cert "$keys/signing.crt" --json --payload p caps.p7s
+	expect_rc 1 "verify a signature with S/MIME capabilities" || return 1
+	expect_eq "$(json out error)" EKEYREJECTED "error of S/MIME capabilities" || return 1
+	expect_err "S/MIME capabilities" || return 1
 	run "$bpfsign" verify --cert "$keys/signing.crt" --json p.p7s
 	expect_rc 0 "verify a signature with signed attributes" || return 1
-	expect_eq "$(json out kernel_ok)" False "kernel_ok of a signed-attribute form" || return 1
+	expect_eq "$(json out kernel_ok)" True "kernel_ok of a signed-attribute form" || return 1
+	expect_eq "$(json out signed_attributes)" True "signed_attributes" || return 1
 	echo x >> p
 	# the messageDigest attribute check: the signature over the attributes still holds
 	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
@@ -376,9 +386,11 @@ t_verify_wrong_key_type() {
 		{ echo "cannot make an RSA cert with the EC cert's SKI"; return 1; }
 	payload p
 	"$bpfsign" sign --key "$keys/signing-ec.key" --cert "$keys/signing-ec.crt" p
-	# the key-type check: the SKI matches, so the signer lookup passes
+	# public_key_verify_signature(): the SKI matches, so the key is found;
+	# an ECDSA signature with an RSA key is EKEYREJECTED, as the kernel says
 	run "$bpfsign" verify --cert fake.crt p.p7s
-	expect_rc 4 "ECDSA signature, RSA cert with the same SKI" && expect_err "wrong key type"
+	expect_rc 1 "ECDSA signature, RSA cert with the same SKI" &&
+	expect_err "does not verify with the keyring's key"
 }
 
 t_verify_sha1_refused() {
@@ -388,7 +400,7 @@ t_verify_sha1_refused() {
 		{ echo "openssl cms -sign -md sha1 failed"; return 1; }
 	# the digest allow-list on verify: the signer and key type are right
 	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
-	expect_rc 4 "SHA-1 signature" && expect_err "digest sha1 refused"
+	expect_rc 4 "SHA-1 signature" && expect_err "digest sha1: not in the kernel's crypto API"
 }
 
 t_verify_malformed() {
@@ -396,11 +408,11 @@ t_verify_malformed() {
 	head -c 400 /dev/urandom > r.p7s
 	# the DER parser: random bytes
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p r.p7s
-	expect_rc 5 "random bytes" && expect_err "not a DER CMS message" || return 1
+	expect_rc 5 "random bytes" && expect_err "not BER the kernel's decoder takes" || return 1
 	printf '\060\003\002\001\001' > s.p7s
 	# the DER parser: a well-formed SEQUENCE that is no ContentInfo
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p s.p7s
-	expect_rc 5 "a DER INTEGER in a SEQUENCE" && expect_err "not a DER CMS message"
+	expect_rc 5 "a DER INTEGER in a SEQUENCE" && expect_err "not BER the kernel's decoder takes"
 }
 
 t_verify_truncated() {
@@ -409,11 +421,11 @@ t_verify_truncated() {
 	head -c -10 p.p7s > t.p7s
 	# the DER parser: the outer length runs past the end
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p t.p7s
-	expect_rc 5 "truncated signature" && expect_err "malformed or truncated" || return 1
+	expect_rc 5 "truncated signature" && expect_err "not BER the kernel's decoder takes" || return 1
 	{ cat p.p7s; printf 'X'; } > g.p7s
-	# the trailing-bytes check: the CMS itself parses
+	# the kernel's decoder stops at the end of the message: trailing bytes pass
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p g.p7s
-	expect_rc 5 "trailing garbage" && expect_err "trailing garbage"
+	expect_rc 0 "trailing bytes after the message"
 }
 
 t_verify_unreadable() {
@@ -437,6 +449,89 @@ t_verify_json_failure() {
 	expect_eq "$(json out verified)" False "verified" &&
 	expect_eq "$(json out error)" EKEYREJECTED "error" &&
 	case $(json out reason) in *"digest mismatch"*) ;; *) echo "reason: $(json out reason)"; false ;; esac
+}
+
+# --- the kernel's rules (bpfsign.1, KERNEL RULES) ---------------------------
+
+# patch IN OUT N OLD NEW: replace the Nth (0-based) occurrence of the hex
+# bytes OLD by NEW (same length: the DER lengths stay right)
+patch() {
+	python3 - "$@" <<-'EOF'
+	import sys
+	src, dst, n, old, new = sys.argv[1], sys.argv[2], int(sys.argv[3]), bytes.fromhex(sys.argv[4]), bytes.fromhex(sys.argv[5])
+	b = open(src, "rb").read()
+	i = -1
+	for _ in range(n + 1):
+	    i = b.index(old, i + 1)
+	open(dst, "wb").write(b[:i] + new + b[i + len(old):])
+	EOF
+}
+sha256_oid=608648016503040201
+
+t_kernel_versions() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	# pkcs7_note_signeddata_version(): SignedData version 2 is neither 1 nor 3
+	patch p.p7s v2.p7s 0 020103 020102 || return 1
+	run "$bpfsign" verify --json --cert "$keys/signing.crt" --payload p v2.p7s
+	expect_rc 7 "SignedData version 2" && expect_err "SignedData version is not 1 or 3" &&
+	expect_eq "$(json out error)" EINVAL "error of SignedData version 2" || return 1
+	# pkcs7_note_signerinfo_version(): SignerInfo 1 inside SignedData 3 (skid form)
+	patch p.p7s si1.p7s 1 020103 020101 || return 1
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p si1.p7s
+	expect_rc 5 "SignerInfo version 1 in SignedData 3" && expect_err "version mismatch" || return 1
+	# SignerInfo version 4: unsupported
+	patch p.p7s si4.p7s 1 020103 020104 || return 1
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p si4.p7s
+	expect_rc 7 "SignerInfo version 4" && expect_err "SignerInfo version is not 1 or 3"
+}
+
+t_kernel_digest_algorithms() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	# the outer digestAlgorithms set is only noted, never checked
+	patch p.p7s outer.p7s 0 $sha256_oid 60864801650304027f || return 1
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p outer.p7s
+	expect_rc 0 "an unknown OID in the outer digestAlgorithms" || return 1
+	# pkcs7_sig_note_digest_algo(): the SignerInfo's own digest OID, unknown
+	patch p.p7s inner.p7s 1 $sha256_oid 60864801650304027f || return 1
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p inner.p7s
+	expect_rc 4 "an unknown SignerInfo digest" && expect_err "unsupported digest algorithm" || return 1
+	# SHA-224 is in the kernel's crypto API (with sha256): it verifies
+	openssl cms -sign -binary -noattr -nocerts -keyid -md sha224 -outform DER \
+		-signer "$keys/signing.crt" -inkey "$keys/signing.key" -in p -out s224.p7s ||
+		{ echo "openssl cms -sign -md sha224 failed"; return 1; }
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p s224.p7s
+	expect_rc 0 "a SHA-224 signature"
+}
+
+# pkcs7_validate_trust(): a signer outside the keyring whose certificate is
+# embedded and issued by a keyring key is trusted; without it, ENOKEY.
+t_kernel_chain() {
+	payload p
+	openssl cms -sign -binary -noattr -md sha256 -outform DER -signer "$keys/team.crt" \
+		-inkey "$keys/team.key" -in p -out chain.p7s &&
+	openssl cms -sign -binary -noattr -nocerts -keyid -md sha256 -outform DER \
+		-signer "$keys/team.crt" -inkey "$keys/team.key" -in p -out direct.p7s ||
+		{ echo "openssl cms -sign failed"; return 1; }
+	run "$bpfsign" verify --json --ca "$keys/kernel-trusted.pem" --payload p chain.p7s
+	expect_rc 0 "team.crt embedded, the CA in the keyring" || return 1
+	case $(json out signer) in *"test CA"*) ;; *) echo "signer: $(json out signer)"; return 1 ;; esac
+	# the same key by subject key identifier, no certificate: no key to find
+	run "$bpfsign" verify --ca "$keys/kernel-trusted.pem" --payload p direct.p7s
+	expect_rc 3 "team.key without its certificate" && expect_err "unknown signer"
+}
+
+# bpf_prog_verify_signature(): at most KMALLOC_MAX_CACHE_SIZE bytes
+t_kernel_size_bound() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	{ cat p.p7s; head -c $((8192 - $(stat -c %s p.p7s))) /dev/zero; } > max.p7s
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p max.p7s
+	expect_rc 0 "8192 bytes (trailing zeros)" || return 1
+	{ cat max.p7s; printf 'X'; } > big.p7s
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p big.p7s
+	expect_rc 7 "8193 bytes" && expect_err "BPF_PROG_LOAD takes 1 to 8192"
 }
 
 # --- inspect ----------------------------------------------------------------
@@ -493,24 +588,25 @@ t_inspect_flags_kernel_refusals() {
 	openssl cms -sign -binary -noattr -md sha256 -outform DER -signer "$keys/signing.crt" \
 		-inkey "$keys/signing.key" -in p -out certs.p7s ||
 		{ echo "openssl cms -sign failed"; return 1; }
-	# signed attributes alone (openssl default adds certs too: attributes are reported first)
+	# openssl's default attributes include S/MIME capabilities: the parser refuses them
 	run "$bpfsign" inspect --json attrs.p7s
-	expect_rc 1 "inspect of a signed-attribute form" || return 1
+	expect_rc 1 "inspect of a form with S/MIME capabilities" || return 1
 	expect_eq "$(json out kernel_ok)" False kernel_ok &&
 	expect_eq "$(json out signed_attributes)" True signed_attributes &&
-	case $(json out kernel_reason) in *"signed attributes"*) ;; *) echo "reason: $(json out kernel_reason)"; false ;; esac || return 1
-	# embedded certificates alone: -noattr, but no -nocerts
+	expect_eq "$(json out kernel_errno)" EKEYREJECTED kernel_errno &&
+	case $(json out kernel_reason) in *"S/MIME capabilities"*) ;; *) echo "reason: $(json out kernel_reason)"; false ;; esac || return 1
+	# embedded certificates: the kernel takes them (and may chain through them)
 	run "$bpfsign" inspect --json certs.p7s
-	expect_rc 1 "inspect of a form with certificates" || return 1
+	expect_rc 0 "inspect of a form with certificates" || return 1
 	expect_eq "$(json out certificates)" 1 certificates &&
-	case $(json out kernel_reason) in *"embedded certificates"*) ;; *) echo "reason: $(json out kernel_reason)"; false ;; esac
+	expect_eq "$(json out kernel_ok)" True kernel_ok
 }
 
 t_inspect_malformed() {
 	head -c 100 /dev/urandom > r.p7s
 	# the DER parser of inspect
 	run "$bpfsign" inspect r.p7s
-	expect_rc 5 "inspect random bytes" && expect_err "not a DER CMS message"
+	expect_rc 5 "inspect random bytes" && expect_err "not BER the kernel's decoder takes"
 }
 
 # --- help, version, man page, install ---------------------------------------
@@ -643,7 +739,7 @@ t "openssl cms -verify accepts bpfsign signatures" t_openssl_verifies_bpfsign
 t "bpfsign verifies, and equals, openssl cms -sign -keyid" t_bpfsign_equals_openssl_keyid
 t "bpfsign verifies openssl cms -sign issuer+serial" t_bpfsign_verifies_openssl_issuer_serial
 t "interop with the kernel's scripts/sign-file -d" t_sign_file_interop
-t "verify a signed-attribute form, report kernel_ok false" t_verify_signed_attrs_form
+t "verify: S/MIME capabilities refused, signed attributes taken" t_verify_signed_attrs_form
 t "sign refuses SHA-1" t_refuse_sha1
 t "sign refuses RSA-1024" t_refuse_rsa1024
 t "sign refuses a key/cert mismatch" t_refuse_mismatch
@@ -659,13 +755,17 @@ t "verify: wrong cert exits 3" t_verify_wrong_cert
 t "verify: wrong key type exits 4" t_verify_wrong_key_type
 t "verify: SHA-1 signature exits 4" t_verify_sha1_refused
 t "verify: malformed DER exits 5" t_verify_malformed
+t "kernel rules: SignedData and SignerInfo versions" t_kernel_versions
+t "kernel rules: outer and SignerInfo digest algorithms" t_kernel_digest_algorithms
+t "kernel rules: the chain to the keyring, ENOKEY" t_kernel_chain
+t "kernel rules: the BPF size bound" t_kernel_size_bound
 t "verify: truncated DER exits 5" t_verify_truncated
 t "verify: unreadable input exits 6" t_verify_unreadable
 t "verify --json reports the failure" t_verify_json_failure
 t "inspect --json fields" t_inspect_json
 t "inspect human and JSON share one path" t_inspect_human_matches_json
 t "reports: UTF-8 kept, control characters escaped" t_report_escapes
-t "inspect flags signed attributes and embedded certs" t_inspect_flags_kernel_refusals
+t "inspect: S/MIME capabilities refused, embedded certs taken" t_inspect_flags_kernel_refusals
 t "inspect: malformed DER exits 5" t_inspect_malformed
 t "--help on every command, --version" t_help_and_version
 t "man page documents every option" t_man_page_matches_help

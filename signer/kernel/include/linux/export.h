@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* user-space build of lib/asn1_decoder.c: no module metadata */
+#define EXPORT_SYMBOL_GPL(sym)
