@@ -84,33 +84,45 @@ static const struct {
 	{ K_OID_gost2012PKey512, "1.2.643.7.1.1.1.2" },
 };
 
-/* look_up_OID(): the dotted form of the BER content, then the table. */
+/* The BER content of a dotted OID: 0, or -1 if it does not fit. */
+static int oid_encode(const char *dotted, unsigned char *out, size_t size, size_t *len)
+{
+	unsigned long arc[32];
+	size_t n = 0, o = 0;
+	const char *p = dotted;
+	char *end;
+	int i, k;
+
+	while (*p && n < ARRAY_SIZE(arc)) {
+		arc[n++] = strtoul(p, &end, 10);
+		p = *end == '.' ? end + 1 : end;
+	}
+	if (n < 2)
+		return -1;
+	arc[1] += arc[0] * 40;
+	for (i = 1; i < (int)n; i++) {
+		for (k = 4; k > 0 && !(arc[i] >> (7 * k)); k--)
+			;
+		for (; k >= 0; k--) {
+			if (o == size)
+				return -1;
+			out[o++] = (unsigned char)((arc[i] >> (7 * k)) & 0x7f) | (k ? 0x80 : 0);
+		}
+	}
+	*len = o;
+	return 0;
+}
+
+/* look_up_OID(): the exact bytes of a known OID, as the kernel's table */
 static enum k_oid look_up_oid(const unsigned char *p, size_t n)
 {
-	char buf[128];
-	size_t i, o = 0;
-	unsigned long v = 0;
-	int k;
+	unsigned char enc[32];
+	size_t len;
+	size_t k;
 
-	if (!n || n > 64)
-		return K_OID_NR;
-	o = (size_t)snprintf(buf, sizeof(buf), "%u.%u", p[0] / 40 > 2 ? 2 : p[0] / 40,
-			     p[0] / 40 > 2 ? p[0] - 80 : p[0] % 40);
-	for (i = 1; i < n; i++) {
-		if (v > (~0ul >> 8))
-			return K_OID_NR;
-		v = v << 7 | (p[i] & 0x7f);
-		if (p[i] & 0x80)
-			continue;
-		o += (size_t)snprintf(buf + o, sizeof(buf) - o, ".%lu", v);
-		if (o >= sizeof(buf))
-			return K_OID_NR;
-		v = 0;
-	}
-	if (p[n - 1] & 0x80)
-		return K_OID_NR;
-	for (k = 0; k < (int)ARRAY_SIZE(oids); k++)
-		if (!strcmp(buf, oids[k].dotted))
+	for (k = 0; k < ARRAY_SIZE(oids); k++)
+		if (!oid_encode(oids[k].dotted, enc, sizeof(enc), &len) &&
+		    len == n && !memcmp(enc, p, n))
 			return oids[k].oid;
 	return K_OID_NR;
 }

@@ -41,22 +41,6 @@ static bool id_same(const struct k_id *x, const struct k_id *y)
 	       });
 }
 
-/* asymmetric_key_id_partial(): y is the tail of x */
-static bool id_partial(const struct k_id *x, const struct k_id *y)
-{
-	size_t nx = x->a_len + x->b_len, ny = y->a_len + y->b_len, i, j;
-
-	if (nx < ny || !nx)
-		return false;
-	for (i = 0; i < ny; i++) {
-		j = nx - ny + i;
-		if ((j < x->a_len ? x->a[j] : x->b[j - x->a_len]) !=
-		    (i < y->a_len ? y->a[i] : y->b[i - y->a_len]))
-			return false;
-	}
-	return true;
-}
-
 /* One DER TLV at *p (bounded by end): its content; false if malformed. */
 static bool der_next(const unsigned char **p, const unsigned char *end, unsigned char *tag,
 		     const unsigned char **val, size_t *len)
@@ -144,10 +128,10 @@ bad:
 }
 
 /*
- * find_asymmetric_key(keyring, id_0, id_1, NULL, false): id_0 matches any
- * id of the key, as its tail ("id:"); then id_1 must be the key's skid.
- * Without id_0, id_1 matches any id of the key exactly.  -ENOKEY if none;
- * -EINVAL for an empty id (the kernel cannot search for "id:").
+ * find_asymmetric_key(keyring, id_0, id_1, NULL, false): not partial, so
+ * id_0 matches any id of the key exactly ("ex:"); then id_1 must be the
+ * key's skid.  Without id_0, id_1 matches any id of the key.  -ENOKEY if
+ * none; -EINVAL for an empty id (the kernel cannot search for "ex:").
  */
 static int find_key(struct cert_raw *keys, int nr, const struct k_id *id_0,
 		    const struct k_id *id_1, int *found)
@@ -161,8 +145,8 @@ static int find_key(struct cert_raw *keys, int nr, const struct k_id *id_0,
 		if (!keys[i].der)
 			continue;
 		if (id_0) {
-			if (!id_partial(&keys[i].id, id_0) && !id_partial(&keys[i].skid, id_0) &&
-			    !id_partial(&keys[i].subject, id_0))
+			if (!id_same(&keys[i].id, id_0) && !id_same(&keys[i].skid, id_0) &&
+			    !id_same(&keys[i].subject, id_0))
 				continue;
 			if (id_1 && !id_same(&keys[i].skid, id_1))
 				continue;
@@ -275,11 +259,17 @@ static int rsa_verify(EVP_PKEY *pk, const struct k_sinfo *s, const unsigned char
 	EVP_PKEY_CTX_free(ctx);
 	if (!ok || out_len != n)
 		return -EINVAL;	/* the signature is not below the modulus */
-	/* the kernel's result has no leading zero bytes */
+	/* the kernel's result has no leading zero bytes (mpi_read_buffer()) */
 	for (dst = n; dst && !*b; dst--, b++)
 		;
 	if (dst < n - 1)
 		return -EINVAL;
+	if (dst == n) {
+		if (b[0] != 0x00)
+			return -EINVAL;	/* no leading zero byte */
+		dst--;
+		b++;
+	}
 	if (b[0] != 0x01)
 		return -EBADMSG;
 	for (pos = 1; pos < dst && b[pos] == 0xff; pos++)

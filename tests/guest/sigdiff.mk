@@ -1,0 +1,13 @@
+# The signature variants of the differential test (test_sigdiff.c), made on
+# the host over tools/mkpayload's bytes with a fixed seed, each with its
+# offline verdict; included by tests/guest/Makefile (TOP, OBJ, OUT, KEYS).
+
+SIGDIFF		:= $(OUT)/sigdiff/manifest
+SIGDIFF_SEED	?= 15
+
+$(SIGDIFF): tools/sigvariants.py $(OBJ)/payload.bin $(TOP)/signer/bpfsign \
+		$(wildcard $(KEYS)/*.crt) | $(OUT)
+	python3 tools/sigvariants.py --seed $(SIGDIFF_SEED) --payload $(OBJ)/payload.bin \
+		--keys $(KEYS) --bpfsign $(TOP)/signer/bpfsign --out $(OUT)/sigdiff
+
+all: $(SIGDIFF)
