@@ -84,6 +84,15 @@ TEST(arena_args_refused)
 		ASSERT_HAS(log_buf, "is not KF_ARENA_NOFAULT", "log line");
 	}
 	arena_args__destroy(skel);
+
+	/* btf_distill_func_proto(): the suffix on a scalar parameter */
+	skel = arena_args__open();
+	if (ASSERT_TRUE(skel, "open")) {
+		ASSERT_ERR(load_one(skel->obj, skel->progs.scalar_arena), EINVAL,
+			   "__arena on a scalar kfunc parameter");
+		ASSERT_HAS(log_buf, "has an arena suffix but is not a pointer", "log line");
+	}
+	arena_args__destroy(skel);
 }
 
 TEST(arena_args_need_the_jit)

@@ -20,6 +20,7 @@ int bpf_test_arena_write(__u64 __arena *p, __u64 val) __ksym;
 int bpf_test_arena_read(__u64 __arena *p, __u64 *out) __ksym;
 int bpf_test_arena_is_null(__u64 __arena *p) __ksym;
 int bpf_test_arena_unsafe(__u64 __arena *p) __ksym;
+int bpf_test_arena_scalar(__u64 off) __ksym;
 
 int write_ret, read_ret, fault_ret, cast_ret;
 int null_of_null, null_of_page0, null_of_page1;
@@ -73,6 +74,15 @@ int unsafe_kfunc(void *ctx)
 	__u64 __arena *p = bpf_arena_alloc_pages(&arena, NULL, 1, NUMA_NO_NODE, 0);
 
 	return p ? bpf_test_arena_unsafe(p) : 1;
+}
+
+/* A kfunc whose __arena suffix is on a scalar parameter */
+SEC("?syscall")
+int scalar_arena(void *ctx)
+{
+	__u64 __arena *p = bpf_arena_alloc_pages(&arena, NULL, 1, NUMA_NO_NODE, 0);
+
+	return p ? bpf_test_arena_scalar(8) : 1;
 }
 
 /* With an arena, but R1 is the context pointer: neither PTR_TO_ARENA nor a

@@ -11,6 +11,14 @@ struct {
 	__type(value, __u64);
 } pcpu SEC(".maps");
 
+/* a value size that is not a multiple of 8: one CPU's value is 4 bytes */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} pcpu4 SEC(".maps");
+
 int value = 40;
 int runs;
 
