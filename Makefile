@@ -2,7 +2,7 @@
 # Every target installs or builds what it is missing first.
 
 .PHONY: all deps kernel tools guest-tests signer gen-loader host-test guest-test \
-	test demo bench fuzz clean distclean help
+	test demo bench fuzz fuzz-kernel clean distclean help
 
 all: kernel tools signer gen-loader guest-tests
 
@@ -15,6 +15,7 @@ help:
 	@echo "make guest-test  boot the guest and run tests/guest (GUEST_ARGS=... to filter)"
 	@echo "make bench       side-by-side benchmarks, printed as ratios"
 	@echo "make fuzz        bounded libFuzzer runs of the parsers"
+	@echo "make fuzz-kernel the guest syscall fuzzer: SEED=N SECONDS=M [OPS=K VERBOSE=1] (replays a seed)"
 
 deps:
 	@scripts/deps.sh
@@ -55,6 +56,15 @@ bench: signer guest-tests
 fuzz: signer gen-loader
 	@$(MAKE) -s -C signer fuzz
 	@$(MAKE) -s -C gen-loader fuzz
+
+# The guest syscall fuzzer (tests/fuzz) for one seed in a boot of its own;
+# OPS=K replays exactly the first K operations of the seed.
+SEED ?= 1
+SECONDS ?= 60
+fuzz-kernel: guest-tests
+	@BPFSIGN_CMDLINE="BPFSIGN_FUZZ_SEED=$(SEED) BPFSIGN_FUZZ_SECONDS=$(SECONDS) \
+		BPFSIGN_FUZZ_OPS=$(OPS) BPFSIGN_FUZZ_VERBOSE=$(VERBOSE)" \
+		BPFSIGN_TIMEOUT=$$(($(SECONDS) + 300)) qemu/run-guest.sh fuzz_syscalls
 
 clean:
 	-@$(MAKE) -s -C signer clean

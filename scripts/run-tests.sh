@@ -12,7 +12,9 @@ run_suite() {
 	name=$1; shift
 	echo "# suite $name"
 	out=$build/suite-$name.log
+	t0=$(date +%s)
 	"$@" 2>&1 | tee "$out"
+	echo "# suite $name: $(($(date +%s) - t0)) s"
 	rc=$(cat "$out.rc" 2>/dev/null || echo 0)
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n1)
 	if [ -z "$line" ]; then
@@ -46,6 +48,12 @@ for s in "$@"; do
 		rm -f "$build"/suite-guest*.log.rc
 		run_suite guest status_of "$build/suite-guest.log" \
 			"$top/qemu/run-guest.sh" all enforce_sysctl_runtime
+		# The syscall fuzzer (tests/fuzz) for a fixed seed and time; it may
+		# raise enforcement, so a boot of its own.  A failure prints the
+		# seed and the make fuzz-kernel line that replays it.
+		export BPFSIGN_CMDLINE="BPFSIGN_FUZZ_SEED=${BPFSIGN_FUZZ_SEED:-1} BPFSIGN_FUZZ_SECONDS=${BPFSIGN_FUZZ_SECONDS:-45}"
+		run_suite guest-fuzz status_of "$build/suite-guest-fuzz.log" \
+			"$top/qemu/run-guest.sh" fuzz_syscalls
 		export BPFSIGN_CMDLINE=bpf_sig_enforce=1
 		run_suite guest-enforce status_of "$build/suite-guest-enforce.log" \
 			"$top/qemu/run-guest.sh" enforce_boot_param enforce_caller_keyring_refused

@@ -134,8 +134,10 @@ void op_iter(void)
 		return iter_run_link(l->fd, l->o, l->prog_fd);
 	}
 	prog = rnd_chance(1, 2) ? st.iter_rewrite_fd : st.iter_peek_fd;
-	map_fd = rnd_chance(7, 8) && pool.nmaps ? pool.maps[rnd_below(pool.nmaps)].fd :
-		 random_fd();
+	m = rnd_chance(3, 4) ? pick_map(not_exclusive) : NULL;
+	if (!m)
+		m = pick_map(NULL);
+	map_fd = m && rnd_chance(7, 8) ? m->fd : random_fd();
 	linfo.map.map_fd = map_fd;
 	opts.iter_info = &linfo;
 	opts.iter_info_len = sizeof(linfo);

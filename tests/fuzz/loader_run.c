@@ -173,7 +173,9 @@ void op_loader_run(void)
 	case C_UPDATE:
 	case C_DELETE:
 		flags = gen_elem_flags(true);
-		m = pick_map(fits_ctx);
+		m = pick_map_for(flags, true);
+		if (m && !fits_ctx(m))
+			m = pick_map(fits_ctx);
 		if (m && value_bytes(m->o, flags) > sizeof(c->bufb))
 			m = NULL;
 		c->cmd = cmd == C_UPDATE ? BPF_MAP_UPDATE_ELEM : BPF_MAP_DELETE_ELEM;

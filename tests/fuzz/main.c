@@ -222,7 +222,6 @@ int main(int argc, char **argv)
 	int c, i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	setenv("TMPSKIP", "1", 1); /* TEMP-LOCAL */
 	st.seed = 1;
 	while ((c = getopt_long(argc, argv, "s:t:o:vh", opts, NULL)) != -1) {
 		switch (c) {

@@ -41,10 +41,11 @@ u32 model_ncpu(const struct mobj *o)
 	return is_percpu(o->type) ? st.ncpus : 1;
 }
 
+/* one CPU's value (BPF_F_CPU, BPF_F_ALL_CPUS) is value_size bytes, unrounded */
 u32 value_bytes(const struct mobj *o, u64 flags)
 {
 	if (flags & (BPF_F_CPU | BPF_F_ALL_CPUS))
-		return (o->value_size + 7) & ~7u;
+		return o->value_size;
 	return elem_size(o) * model_ncpu(o);
 }
 
@@ -156,11 +157,12 @@ bool model_set(struct mobj *o, const void *key, const u8 *val, int cpu, bool all
 		e->val = calloc(n, esz ? esz : 1);
 		bytes += (size_t)esz * n;
 	}
+	/* one value for one or all CPUs: value_size bytes, the padding stays */
 	if (cpu >= 0) {
-		memcpy(e->val + (size_t)cpu * esz, val, esz);
+		memcpy(e->val + (size_t)cpu * esz, val, o->value_size);
 	} else if (all) {
 		for (c = 0; c < n; c++)
-			memcpy(e->val + (size_t)c * esz, val, esz);
+			memcpy(e->val + (size_t)c * esz, val, o->value_size);
 	} else {
 		memcpy(e->val, val, (size_t)esz * n);
 	}

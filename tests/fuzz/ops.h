@@ -12,6 +12,8 @@ enum fd_kind fd_classify(int fd, struct pmap **m);
 /* what __bpf_map_get() returns for a fd that is not a map */
 int fd_map_err(enum fd_kind k);
 struct pmap *pick_map(bool (*filter)(const struct pmap *));
+struct pmap *pick_map_for(u64 flags, bool write);
+bool not_exclusive(const struct pmap *m);
 const char *map_str(const struct mobj *o);
 const char *map_type_name(u32 type);
 

@@ -136,36 +136,46 @@ static long der_len(const u8 *sig, u32 len, u32 p, u32 *hdr)
  * OpenSSL's: a load after such a flip is the same signature of the same
  * bytes, not a forgery.  Unparsable: false, the flips count.
  */
+/* step into (enter) or over the DER element at *p, which must have tag */
+static bool der_step(const u8 *s, u32 len, u32 *p, u8 tag, bool enter)
+{
+	u32 hdr;
+	long n = der_len(s, len, *p, &hdr);
+
+	if (n < 0 || s[*p] != tag)
+		return false;
+	*p += hdr + (enter ? 0 : n);
+	return true;
+}
+
 static bool flips_outside_signer(const struct load *l)
 {
 	const u8 *s = l->orig_sig;
-	u32 p = 0, hdr, i, start, end;
+	u32 len = l->orig_len, p = 0, hdr, i, start, end;
 	long n;
 
-#define ENTER(tag) do { if (der_len(s, l->orig_len, p, &hdr) < 0 || s[p] != (tag)) \
-				return false; p += hdr; } while (0)
-#define SKIP(tag) do { if ((n = der_len(s, l->orig_len, p, &hdr)) < 0 || s[p] != (tag)) \
-				return false; p += hdr + n; } while (0)
-	if (!l->nflips || !s)
+	if (!l->nflips || !s ||
+	    !der_step(s, len, &p, 0x30, true) ||	/* ContentInfo */
+	    !der_step(s, len, &p, 0x06, false) ||	/* contentType */
+	    !der_step(s, len, &p, 0xa0, true) ||	/* [0] EXPLICIT */
+	    !der_step(s, len, &p, 0x30, true) ||	/* SignedData */
+	    !der_step(s, len, &p, 0x02, false) ||	/* version */
+	    !der_step(s, len, &p, 0x31, false) ||	/* digestAlgorithms */
+	    !der_step(s, len, &p, 0x30, false))		/* encapContentInfo */
 		return false;
-	ENTER(0x30);		/* ContentInfo */
-	SKIP(0x06);		/* contentType */
-	ENTER(0xa0);		/* [0] EXPLICIT */
-	ENTER(0x30);		/* SignedData */
-	SKIP(0x02);		/* version */
-	SKIP(0x31);		/* digestAlgorithms */
-	SKIP(0x30);		/* encapContentInfo */
-	while (p < l->orig_len && (s[p] == 0xa0 || s[p] == 0xa1))
-		SKIP(s[p]);	/* certificates, crls */
-	ENTER(0x31);		/* signerInfos */
-	if ((n = der_len(s, l->orig_len, p, &hdr)) < 0 || s[p] != 0x30)
+	while (p < len && (s[p] == 0xa0 || s[p] == 0xa1))	/* certificates, crls */
+		if (!der_step(s, len, &p, s[p], false))
+			return false;
+	if (!der_step(s, len, &p, 0x31, true))		/* signerInfos */
 		return false;
-	end = p + hdr + n;	/* the first SignerInfo */
+	n = der_len(s, len, p, &hdr);
+	if (n < 0 || s[p] != 0x30)
+		return false;
+	end = p + hdr + n;				/* the first SignerInfo */
 	p += hdr;
-	SKIP(0x02);		/* its version */
-	start = p;		/* sid ... signature */
-#undef ENTER
-#undef SKIP
+	if (!der_step(s, len, &p, 0x02, false))		/* its version */
+		return false;
+	start = p;					/* sid ... signature */
 	for (i = 0; i < l->nflips; i++)
 		if (l->flips[i] >= start && l->flips[i] < end)
 			return false;
