@@ -229,4 +229,6 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	out_str(o, "verdict", v->verified ? "verified" : v->modified ? "modified" :
 			      v->signed_ ? "rejected" : "unsigned");
 	out_str(o, "reason", v->verified ? "" : v->reason);
+	out_str(o, "error", v->verified ? "OK" : "EKEYREJECTED");
+	out_int(o, "errno", v->verified ? 0 : EKEYREJECTED);
 }

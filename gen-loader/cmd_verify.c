@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "cmds.h"
+#include "libbpfsign.h"
 #include "err.h"
 #include "file.h"
 
@@ -14,12 +15,28 @@ enum { O_CERT, O_CA, O_JSON };
 static const struct opt verify_opts[] = {
 	[O_CERT] = { "cert", 0, "CERT", "the signer's certificate, PEM or DER", false, 1 },
 	[O_CA] = { "ca", 0, "BUNDLE", "PEM certificates, as a kernel keyring: the signer is one of them", false, 1 },
-	[O_JSON] = { "json", 0, NULL, "print the report as one JSON object" },
+	[O_JSON] = { "json", 0, NULL, "print each report as one JSON object on one line" },
 };
 
-static int run_verify(const struct cmd *cmd, const struct parsed *p)
+/* --json: a failure without a report is still one JSON object */
+static void report_error(const struct parsed *p, const char *path, const char *verdict, int err)
 {
-	const char *path = p->args[0];
+	struct out o;
+
+	if (!p->val[O_JSON])
+		return;
+	out_begin(&o, stdout, true);
+	out_str(&o, "header", path);
+	if (verdict)
+		out_str(&o, "verdict", verdict);
+	out_str(&o, "error", bpfsign_errno_name(err));
+	out_int(&o, "errno", -err);
+	out_str(&o, "reason", kit_last_error());
+	out_end(&o);
+}
+
+static int verify_one(const struct parsed *p, const char *path)
+{
 	unsigned char *text;
 	struct verdict v;
 	struct lskel h;
@@ -27,20 +44,15 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 	size_t len;
 	int err;
 
-	(void)cmd;
 	err = read_file(path, LSKEL_MAX_SIZE, &text, &len);
-	if (err)
+	if (err) {
+		report_error(p, path, NULL, err);
 		return err;
+	}
 	err = lskel_parse(path, (const char *)text, len, &h);
 	if (err) {
 		free(text);
-		if (p->val[O_JSON]) {
-			out_begin(&o, stdout, true);
-			out_str(&o, "header", path);
-			out_str(&o, "verdict", "malformed");
-			out_str(&o, "reason", kit_last_error());
-			out_end(&o);
-		}
+		report_error(p, path, "malformed", err);
 		return err;
 	}
 	err = check_header(path, (const char *)text, len, &h, p->val[O_CERT], p->val[O_CA], &v);
@@ -49,9 +61,38 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 		out_begin(&o, stdout, p->val[O_JSON] != NULL);
 		check_report(&o, path, &h, &v);
 		out_end(&o);
+	} else {
+		report_error(p, path, NULL, err);
 	}
 	lskel_free(&h);
 	return err;
+}
+
+/* Every HEADER in one process; the exit code is the first failure's. */
+static int run_verify(const struct cmd *cmd, const struct parsed *p)
+{
+	int i, err, first = 0, failed = 0;
+	char first_msg[512] = "";
+
+	(void)cmd;
+	for (i = 0; i < p->nr_args; i++) {
+		err = verify_one(p, p->args[i]);
+		if (!err)
+			continue;
+		failed++;
+		if (!first) {
+			first = err;
+			snprintf(first_msg, sizeof(first_msg), "%s", kit_last_error());
+		}
+		if (p->nr_args > 1)
+			fprintf(stderr, "gen-loader verify: %s\n", kit_last_error());
+	}
+	if (first && p->nr_args > 1)
+		kit_err(first, "%d of %d headers failed; the first: %s", failed, p->nr_args,
+			first_msg);
+	else if (first)
+		kit_err(first, "%s", first_msg);
+	return first;
 }
 
 static const struct exit_code verify_exits[] = {
@@ -67,14 +108,15 @@ const struct cmd cmd_verify = {
 	.prog = "gen-loader",
 	.name = "verify",
 	.run = run_verify,
-	.summary = "Audit HEADER offline, as compiled: re-emit it from the arrays, name and\n"
+	.summary = "Audit each HEADER offline, as compiled (one report each, one JSON object\n"
+		   "per line with --json; the exit status is the first failure's): re-emit it from the arrays, name and\n"
 		   "keyring it carries and compare byte for byte (else the verdict is modified),\n"
 		   "rebuild insns || metadata, check that excl_hash is the loader's digest\n"
 		   "(SHA-256 of insns) and verify the signature.",
 	.opts = verify_opts,
 	.nr_opts = ARRAY_SIZE(verify_opts),
-	.args = "HEADER",
+	.args = "HEADER...",
 	.min_args = 1,
-	.max_args = 1,
+	.max_args = -1,
 	.exits = verify_exits,
 };

@@ -18,9 +18,9 @@ static const struct opt opts[] = {
 		.help = "PEM certificates, as a kernel keyring: the signer is one of them",
 		.group = 1 },
 	[O_PAYLOAD] = { .name = "payload", .arg = "FILE",
-		.help = "the signed payload (default: SIG without .p7s)" },
+		.help = "the signed payload of every SIG (default: each SIG without .p7s)" },
 	[O_JSON] = { .name = "json",
-		.help = "print the report as one JSON object" },
+		.help = "print each report as one JSON object on one line" },
 };
 
 static const struct exit_code exits[] = {
@@ -44,23 +44,40 @@ static char *payload_name(const char *sig)
 	return strndup(sig, n - 4);
 }
 
-static void report(const struct parsed *a, const char *payload,
+static void report(const struct parsed *a, const char *sig, const char *payload,
 		   const struct bpfsign_report *rep)
 {
 	struct out o;
 
 	out_begin(&o, stdout, a->val[O_JSON]);
-	out_str(&o, "signature", a->args[0]);
+	out_str(&o, "signature", sig);
 	out_str(&o, "payload", payload);
 	out_bool(&o, "verified", rep->verified);
 	out_str(&o, "error", bpfsign_errno_name(rep->err));
+	out_int(&o, "errno", -rep->err);
 	out_str(&o, "reason", rep->reason);
 	out_str(&o, "signer", rep->signer);
 	out_info(&o, &rep->info);
 	out_end(&o);
 }
 
-static int run(const struct cmd *cmd, const struct parsed *a)
+/* --json: a failure without a report is still one JSON object */
+static void report_error(const struct parsed *a, const char *sig, int err)
+{
+	struct out o;
+
+	if (!a->val[O_JSON])
+		return;
+	out_begin(&o, stdout, true);
+	out_str(&o, "file", sig);
+	out_str(&o, "error", bpfsign_errno_name(err));
+	out_int(&o, "errno", -err);
+	out_str(&o, "reason", bpfsign_last_error());
+	out_end(&o);
+}
+
+static int verify_one(const struct cmd *cmd, const struct parsed *a, const char *path,
+		      STACK_OF(X509) *certs, const char *certs_name)
 {
 	unsigned char *sig = NULL, *data = NULL;
 	struct bpfsign_report rep;
@@ -68,22 +85,22 @@ static int run(const struct cmd *cmd, const struct parsed *a)
 	char *payload;
 	int err;
 
-	payload = a->val[O_PAYLOAD] ? strdup(a->val[O_PAYLOAD]) :
-				      payload_name(a->args[0]);
-	if (!payload)
-		return usage_error(cmd, "%s: no .p7s suffix: give --payload",
-				   a->args[0]);
-
-	err = read_file(a->args[0], BPFSIGN_MAX_SIG_SIZE, &sig, &sig_len);
+	payload = a->val[O_PAYLOAD] ? strdup(a->val[O_PAYLOAD]) : payload_name(path);
+	if (!payload) {
+		err = kit_err(-EINVAL, "%s: no .p7s suffix: give --payload", path);
+		report_error(a, path, err);
+		return a->nr_args == 1 ? usage_error(cmd, "%s", bpfsign_last_error()) : err;
+	}
+	err = read_file(path, BPFSIGN_MAX_SIG_SIZE, &sig, &sig_len);
 	if (!err)
 		err = read_file(payload, INT_MAX, &data, &len);
 	if (!err) {
-		err = bpfsign_verify(data, len, sig, sig_len, a->val[O_CERT],
-				     a->val[O_CA], &rep);
-		if (rep.checked)
-			report(a, payload, &rep);
-		/* EINVAL before the kernel's rules ran: not a certificate file */
-		else if (err == -EINVAL)
+		err = bpfsign__verify_certs(data, len, sig, sig_len, certs, certs_name, &rep);
+		report(a, path, payload, &rep);
+	} else {
+		report_error(a, path, err);
+		/* an unreadable input is not a verdict */
+		if (err == -EINVAL)
 			err = -ENOEXEC;
 	}
 	free(sig);
@@ -92,16 +109,60 @@ static int run(const struct cmd *cmd, const struct parsed *a)
 	return err;
 }
 
+/*
+ * Every SIG against the same certificates, read once: a fleet's signatures
+ * are one process.  The exit code is the first failure's; each failure is
+ * also on stderr, one line each, the last one by main().
+ */
+static int run(const struct cmd *cmd, const struct parsed *a)
+{
+	const char *certs_name = a->val[O_CERT] ? a->val[O_CERT] : a->val[O_CA];
+	STACK_OF(X509) *certs = NULL;
+	int i, err, first = 0, failed = 0;
+	char first_msg[512] = "";
+
+	err = bpfsign__load_certs(certs_name, a->val[O_CERT] ? 1 : INT_MAX, &certs);
+	if (err) {
+		report_error(a, certs_name, err);
+		return err == -EINVAL ? -ENOEXEC : err;
+	}
+	for (i = 0; i < a->nr_args; i++) {
+		err = verify_one(cmd, a, a->args[i], certs, certs_name);
+		if (err > 0) {		/* a usage error, printed */
+			first = first ? first : err;
+			break;
+		}
+		if (!err)
+			continue;
+		failed++;
+		if (!first) {
+			first = err;
+			snprintf(first_msg, sizeof(first_msg), "%s", bpfsign_last_error());
+		}
+		if (a->nr_args > 1)
+			fprintf(stderr, "bpfsign verify: %s\n", bpfsign_last_error());
+	}
+	sk_X509_pop_free(certs, X509_free);
+	if (first < 0 && a->nr_args > 1)
+		kit_err(first, "%d of %d signatures failed; the first: %s", failed,
+			a->nr_args, first_msg);
+	else if (first < 0)
+		kit_err(first, "%s", first_msg);
+	return first;
+}
+
 const struct cmd cmd_verify = {
 	.prog = "bpfsign",
 	.name = "verify",
 	.run = run,
-	.summary = "Verify the detached signature SIG over its payload, offline, and\n"
-		   "report the signer and the form of the signature.",
+	.summary = "Verify each detached signature SIG over its payload, offline, by the\n"
+		   "kernel's rules, and report the signer and the form of the signature:\n"
+		   "one report per SIG (one JSON object per line with --json).  The exit\n"
+		   "status is the first failure's.",
 	.opts = opts,
 	.nr_opts = ARRAY_SIZE(opts),
-	.args = "SIG",
+	.args = "SIG...",
 	.min_args = 1,
-	.max_args = 1,
+	.max_args = -1,
 	.exits = exits,
 };

@@ -375,6 +375,25 @@ t_modified_tail_in_data() {
 	expect_eq "$(json out payload_sha256)" "$(sha p.bin)" "payload of the signed header"
 }
 
+# Batch mode: many headers in one process, one JSON line each.
+t_verify_batch() {
+	"$tamper" data last "$good" t.h || return 1
+	head -c 1000 /dev/urandom > junk.h
+	run "$gl" verify --json --cert "$keys/signing.crt" "$good" t.h junk.h missing.h "$good"
+	expect_rc 3 "batch: the exit code of the first failure (rejected)" || return 1
+	expect_eq "$(wc -l < out)" 5 "one JSON line per header" || return 1
+	python3 - out <<-'EOF' || return 1
+	import json, sys
+	rows = [json.loads(l) for l in open(sys.argv[1])]
+	got = [(r.get("verdict"), r["error"], r["errno"]) for r in rows]
+	want = [("verified", "OK", 0), ("rejected", "EKEYREJECTED", 129),
+	        ("malformed", "EOTHER", 8), (None, "ENOENT", 2), ("verified", "OK", 0)]
+	if got != want:
+	    sys.exit("batch verdicts: %s, expected %s" % (got, want))
+	EOF
+	expect_err "3 of 5 headers failed; the first:"
+}
+
 # Malformed markers: each one refused with its own message.
 t_malformed_markers() {
 	sed 's/^\/\* @bpfsign begin data \([0-9]*\) \*\/$/\/* @bpfsign begin data 9 *\//' "$good" > m1.h
@@ -566,6 +585,7 @@ t "verify --json: a tampered header" t_tampered_json
 t "verify: another certificate" t_wrong_cert
 t "verify: truncated and random headers, no crash" t_truncated
 t "verify: malformed markers" t_malformed_markers
+t "verify: many headers, one JSON line each" t_verify_batch
 t "verify: the tricks of issue 15 are 'modified', naming the line" t_modified_tricks
 t "verify: the header's C is carried in the signed payload" t_modified_tail_in_data
 t "split signing: payload-out, bpfsign sign, attach" t_split_signing

@@ -534,6 +534,37 @@ t_kernel_size_bound() {
 	expect_rc 7 "8193 bytes" && expect_err "BPF_PROG_LOAD takes 1 to 8192"
 }
 
+# Batch mode: many SIGs, the certificates read once, one JSON line each.
+t_verify_batch() {
+	local i
+	for i in 1 2 3; do payload p$i; sign_rsa p$i || return 1; done
+	echo x >> p2
+	# the second is a digest mismatch, the fourth cannot be read
+	run "$bpfsign" verify --json --ca "$keys/kernel-trusted.pem" p1.p7s p2.p7s p3.p7s missing.p7s
+	expect_rc 1 "batch: the exit code of the first failure (EKEYREJECTED)" || return 1
+	expect_eq "$(wc -l < out)" 4 "one JSON line per signature" || return 1
+	python3 - out <<-'EOF' || return 1
+	import json, sys
+	rows = [json.loads(l) for l in open(sys.argv[1])]
+	got = [(r.get("verified"), r["error"], r["errno"]) for r in rows]
+	want = [(True, "OK", 0), (False, "EKEYREJECTED", 129), (True, "OK", 0), (None, "ENOENT", 2)]
+	if got != want:
+	    sys.exit("batch verdicts: %s, expected %s" % (got, want))
+	EOF
+	expect_err "2 of 4 signatures failed; the first:"
+}
+
+# --json: a failure before any report is still one JSON object
+t_verify_json_error_object() {
+	payload p
+	sign_rsa p || return 1
+	run "$bpfsign" verify --json --cert missing.crt p.p7s
+	expect_rc 6 "a missing certificate" || return 1
+	expect_eq "$(json out error)" ENOENT "error" &&
+	expect_eq "$(json out errno)" 2 "errno" &&
+	expect_eq "$(wc -l < out)" 1 "one JSON object"
+}
+
 # --- inspect ----------------------------------------------------------------
 
 t_inspect_json() {
@@ -755,6 +786,8 @@ t "verify: wrong cert exits 3" t_verify_wrong_cert
 t "verify: wrong key type exits 4" t_verify_wrong_key_type
 t "verify: SHA-1 signature exits 4" t_verify_sha1_refused
 t "verify: malformed DER exits 5" t_verify_malformed
+t "verify: many SIGs, one JSON line each" t_verify_batch
+t "verify --json: a failure is one JSON object" t_verify_json_error_object
 t "kernel rules: SignedData and SignerInfo versions" t_kernel_versions
 t "kernel rules: outer and SignerInfo digest algorithms" t_kernel_digest_algorithms
 t "kernel rules: the chain to the keyring, ENOKEY" t_kernel_chain
