@@ -37,6 +37,11 @@ int read_file(const char *path, size_t max, unsigned char **buf, size_t *len)
 		err = -EISDIR;
 		goto fail;
 	}
+	/* a 2 GiB file is refused before a byte of it is read */
+	if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max) {
+		err = -EFBIG;
+		goto fail;
+	}
 	/* read until EOF, not st_size bytes: pipes and devices have none */
 	for (;;) {
 		if (n == cap) {
@@ -83,22 +88,53 @@ fail:
 	return file_err(path, err, max);
 }
 
-static mode_t file_mode(void)
+/*
+ * The mode of the file that will replace dest: a file keeps its mode, a new
+ * one gets 0666 & ~umask.  Anything but a regular file is refused: renaming
+ * over a device node or a FIFO would replace it, not write to it.
+ */
+static int dest_mode(const char *dest, mode_t *mode)
 {
-	mode_t mask = umask(0);
+	struct stat st;
+	mode_t mask;
 
+	if (stat(dest, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return kit_err(-EINVAL, "%s: not a regular file, refusing to replace it",
+				       dest);
+		*mode = st.st_mode & 07777;
+		return 0;
+	}
+	if (errno != ENOENT)
+		return file_err(dest, -errno, 0);
+	mask = umask(0);
 	umask(mask);
-	return 0666 & ~mask;
+	*mode = 0666 & ~mask;
+	return 0;
+}
+
+bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return true;
+	return !stat(a, &sa) && !stat(b, &sb) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 int write_temp(const char *dest, const void *buf, size_t len, char **tmp)
 {
 	size_t n = strlen(dest) + sizeof(".XXXXXX");
 	const char *p = buf;
+	mode_t mode = 0;
 	char *name;
 	ssize_t w;
 	int fd, err;
 
+	err = dest_mode(dest, &mode);
+	if (err)
+		return err;
 	name = malloc(n);
 	if (!name)
 		return file_err(dest, -ENOMEM, 0);
@@ -109,7 +145,7 @@ int write_temp(const char *dest, const void *buf, size_t len, char **tmp)
 		free(name);
 		return file_err(dest, err, 0);
 	}
-	if (fchmod(fd, file_mode()) < 0)
+	if (fchmod(fd, mode) < 0)
 		goto fail;
 	while (len) {
 		w = write(fd, p, len);
@@ -120,6 +156,9 @@ int write_temp(const char *dest, const void *buf, size_t len, char **tmp)
 		p += w;
 		len -= (size_t)w;
 	}
+	/* the data is on disk before the name points at it */
+	if (fsync(fd) < 0)
+		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
 		goto fail;

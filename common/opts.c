@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "err.h"
 #include "opts.h"
 
 #define OPT_HELP 1000
@@ -88,12 +89,12 @@ int usage_error(const struct cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	cmd_str(stderr, cmd);
-	fprintf(stderr, ": ");
+	/* through kit_verr(): the arguments are the user's, escaped there */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	kit_verr(EXIT_USAGE, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	cmd_str(stderr, cmd);
+	fprintf(stderr, ": %s\n", kit_last_error());
 	opts_usage(stderr, cmd);
 	return EXIT_USAGE;
 }
@@ -101,7 +102,7 @@ int usage_error(const struct cmd *cmd, const char *fmt, ...)
 int opts_parse(const struct cmd *cmd, int argc, char **argv, struct parsed *p)
 {
 	struct option lopts[OPTS_MAX + 2] = { 0 };
-	char sopts[2 * OPTS_MAX + 2] = ":";
+	char sopts[2 * OPTS_MAX + 3] = ":";
 	int i, c, g, n, idx;
 	size_t k = 1;
 
@@ -120,12 +121,13 @@ int opts_parse(const struct cmd *cmd, int argc, char **argv, struct parsed *p)
 	}
 	lopts[i].name = "help";
 	lopts[i].val = OPT_HELP;
+	sopts[k++] = 'h';	/* -h is --help, in every command of every tool */
 
 	opterr = 0;
 	optind = 1;
 	/* options and arguments in any order, as getopt_long permutes them */
 	while ((c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
-		if (c == OPT_HELP) {
+		if (c == OPT_HELP || c == 'h') {
 			opts_help(stdout, cmd);
 			return 1;
 		}

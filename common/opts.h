@@ -35,7 +35,18 @@ struct exit_code {
 	const char *what;	/* continuation lines indented by 5 */
 };
 
-#define EXIT_USAGE 2
+/*
+ * One exit-code vocabulary for every tool of the kit (bpfsign, gen-loader,
+ * bpfsign-policy): a script learns the same thing from the same number
+ * whichever tool it ran.  A command uses the codes that apply to it.
+ */
+#define EXIT_FAIL	1	/* any other failure: unreadable input, I/O, memory */
+#define EXIT_USAGE	2	/* usage error */
+#define EXIT_REJECTED	3	/* EKEYREJECTED: does not verify, modified, refused */
+#define EXIT_MALFORMED	4	/* EBADMSG, ENOEXEC: not the format the tool reads */
+#define EXIT_NOKEY	5	/* ENOKEY: no given certificate is the signer */
+#define EXIT_NOPKG	6	/* ENOPKG: an algorithm the kernel does not have */
+#define EXIT_KPARSE	7	/* EINVAL from the kernel's parser rules */
 
 struct parsed {
 	const char *val[OPTS_MAX];	/* the argument, or "" for a flag */

@@ -44,13 +44,27 @@ static void key(struct out *o, const char *k)
 	}
 }
 
+/* A plain report goes to a terminal: control characters as \xHH there too. */
+static void plain_str(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('\n', f);
+}
+
 void out_str(struct out *o, const char *k, const char *val)
 {
 	key(o, k);
 	if (o->json)
 		json_str(o->f, val);
 	else
-		fprintf(o->f, "%s\n", val);
+		plain_str(o->f, val);
 }
 
 void out_int(struct out *o, const char *k, long long val)
@@ -66,6 +80,13 @@ void out_bool(struct out *o, const char *k, bool val)
 		fputs(val ? "true" : "false", o->f);
 	else
 		fputs(val ? "yes\n" : "no\n", o->f);
+}
+
+void out_error(struct out *o, const char *name, int err, const char *reason)
+{
+	out_str(o, "error", name);
+	out_int(o, "errno", -err);
+	out_str(o, "reason", reason);
 }
 
 void out_end(struct out *o)

@@ -22,6 +22,8 @@ void out_begin(struct out *o, FILE *f, bool json);
 void out_str(struct out *o, const char *key, const char *val);
 void out_int(struct out *o, const char *key, long long val);
 void out_bool(struct out *o, const char *key, bool val);
+/* A failure as fields: "error" (the errno's name), "errno" (-err), "reason". */
+void out_error(struct out *o, const char *name, int err, const char *reason);
 void out_end(struct out *o);
 
 #endif /* KIT_OUT_H */

@@ -31,7 +31,10 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	char *buf = NULL;
 	int err;
 
-	(void)cmd;
+	/* replacing HEADER is the default; any other input would be lost */
+	if (same_file(out, p->val[O_SIG]) || (p->val[O_CERT] && same_file(out, p->val[O_CERT])) ||
+	    (p->val[O_CA] && same_file(out, p->val[O_CA])))
+		return usage_error(cmd, "%s: the output is an input", out);
 	err = read_file(path, LSKEL_MAX_SIZE, &text, &len);
 	if (err)
 		return err;
@@ -81,10 +84,10 @@ out_text:
 
 static const struct exit_code attach_exits[] = {
 	{ 0, 0, "the signature verifies and was embedded" },
-	{ 1, ERR_ANY, "failed, as the message says: nothing written" },
+	{ EXIT_FAIL, ERR_ANY, "failed, as the message says: nothing written" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
-	{ 3, -EKEYREJECTED, "the signature does not verify over the header's payload, or HEADER is\n     not what gen-loader writes for its arrays (modified)" },
-	{ 4, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
+	{ EXIT_REJECTED, -EKEYREJECTED, "the signature does not verify over the header's payload, or HEADER is\n     not what gen-loader writes for its arrays (modified)" },
+	{ EXIT_MALFORMED, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
 	{ 0, 0, NULL },
 };
 

@@ -2,8 +2,11 @@
 /* gen-loader OBJ.bpf.o -o NAME.lskel.h: the signed light skeleton. */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmds.h"
 #include "digest.h"
@@ -34,7 +37,7 @@ static int parse_keyring(const char *s, int *out)
 	long v;
 
 	errno = 0;
-	v = strtol(s, &end, 0);
+	v = strtol(s, &end, 10);	/* serials are decimal: 010 is ten */
 	if (errno || !*s || *end || v < INT_MIN || v > INT_MAX)
 		return kit_err(-EINVAL, "--keyring-id '%s': not a 32-bit number", s);
 	*out = (int)v;
@@ -66,6 +69,63 @@ static int sign_payload(const struct parsed *p, const void *payload, size_t len,
 	return 0;
 }
 
+/* No output may be an input, or the other output: each would be lost. */
+static int check_outputs(const struct cmd *cmd, const struct parsed *p)
+{
+	static const int ins[] = { O_KEY, O_CERT, O_BTF };
+	const char *out = p->val[O_OUT], *pay = p->val[O_PAYLOAD];
+	size_t i;
+
+	if (same_file(out, p->args[0]) || (pay && same_file(pay, p->args[0])))
+		return usage_error(cmd, "%s: an output is the object itself", p->args[0]);
+	if (pay && same_file(out, pay))
+		return usage_error(cmd, "%s: --out and --payload-out are the same file", out);
+	for (i = 0; i < ARRAY_SIZE(ins); i++) {
+		const char *in = p->val[ins[i]];
+
+		if (in && (same_file(out, in) || (pay && same_file(pay, in))))
+			return usage_error(cmd, "%s: an output is the --%s input",
+					   in, gen_opts[ins[i]].name);
+	}
+	return 0;
+}
+
+/* Both files complete before either is renamed: a failure leaves neither. */
+static int write_outputs(const struct parsed *p, const void *payload, size_t len,
+			 const char *hdr, size_t hdr_len)
+{
+	const char *out = p->val[O_OUT], *pay = p->val[O_PAYLOAD];
+	char *tmp_pay = NULL, *tmp_hdr = NULL;
+	bool renamed = false;
+	int err = 0;
+
+	if (pay)
+		err = write_temp(pay, payload, len, &tmp_pay);
+	if (!err)
+		err = write_temp(out, hdr, hdr_len, &tmp_hdr);
+	if (!err && pay) {
+		if (rename(tmp_pay, pay) < 0)
+			err = kit_err(-errno, "%s: %s", pay, strerror(errno));
+		else
+			renamed = true;
+	}
+	if (!err) {
+		if (rename(tmp_hdr, out) < 0)
+			err = kit_err(-errno, "%s: %s", out, strerror(errno));
+		else
+			tmp_hdr[0] = '\0';
+	}
+	if (err && renamed)
+		unlink(pay);	/* a payload without its header is no output */
+	if (tmp_pay && !renamed)
+		unlink(tmp_pay);
+	if (tmp_hdr && tmp_hdr[0])
+		unlink(tmp_hdr);
+	free(tmp_pay);
+	free(tmp_hdr);
+	return err;
+}
+
 static int run_gen(const struct cmd *cmd, const struct parsed *p)
 {
 	unsigned char *payload = NULL, *sig = NULL, *data = NULL;
@@ -81,6 +141,9 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 		return usage_error(cmd, "--payload-out makes an unsigned header: no --key, --cert or --digest");
 	if (!p->val[O_PAYLOAD] && (!p->val[O_KEY] || !p->val[O_CERT]))
 		return usage_error(cmd, "--key and --cert are required (or --payload-out)");
+	err = check_outputs(cmd, p);
+	if (err)
+		return err;
 	if (p->val[O_KEYRING]) {
 		err = parse_keyring(p->val[O_KEYRING], &parts.keyring_id);
 		if (err)
@@ -129,12 +192,7 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 		kit_err(err, "%s: %s", obj, kit_last_error());
 		goto out;
 	}
-	if (p->val[O_PAYLOAD]) {
-		err = write_file(p->val[O_PAYLOAD], payload, len);
-		if (err)
-			goto out;
-	}
-	err = write_file(p->val[O_OUT], hdr, hdr_len);
+	err = write_outputs(p, payload, len, hdr, hdr_len);
 out:
 	free(hdr);
 	free(tail);
@@ -148,7 +206,7 @@ out:
 /* every failure is 1: ENOEXEC or EKEYREJECTED here is not about a header */
 static const struct exit_code gen_exits[] = {
 	{ 0, 0, "the header was written" },
-	{ 1, ERR_ANY, "refused or failed, as the message says: nothing written" },
+	{ EXIT_FAIL, ERR_ANY, "refused or failed, as the message says: nothing written" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
 	{ 0, 0, NULL },
 };

@@ -29,9 +29,7 @@ static void report_error(const struct parsed *p, const char *path, const char *v
 	out_str(&o, "header", path);
 	if (verdict)
 		out_str(&o, "verdict", verdict);
-	out_str(&o, "error", bpfsign_errno_name(err));
-	out_int(&o, "errno", -err);
-	out_str(&o, "reason", kit_last_error());
+	out_error(&o, bpfsign_errno_name(err), err, kit_last_error());
 	out_end(&o);
 }
 
@@ -97,10 +95,10 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 
 static const struct exit_code verify_exits[] = {
 	{ 0, 0, "the header verifies" },
-	{ 1, ERR_ANY, "failed, as the message says (an unreadable file or certificate)" },
+	{ EXIT_FAIL, ERR_ANY, "failed, as the message says (an unreadable file or certificate)" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
-	{ 3, -EKEYREJECTED, "rejected or modified: a region was altered, another key signed it, or\n     the text is not what gen-loader writes for its arrays" },
-	{ 4, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
+	{ EXIT_REJECTED, -EKEYREJECTED, "rejected or modified: a region was altered, another key signed it, or\n     the text is not what gen-loader writes for its arrays" },
+	{ EXIT_MALFORMED, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
 	{ 0, 0, NULL },
 };
 

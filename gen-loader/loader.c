@@ -150,20 +150,50 @@ static int check_host_independent(const char *path, struct bpf_object *obj)
 	return 0;
 }
 
+/* libbpf's own codes (LIBBPF_ERRNO__*) are beyond strerror(): "Unknown error 4001" */
+static const char *lb_strerror(int err, char *buf, size_t n)
+{
+	if (libbpf_strerror(err, buf, n))
+		snprintf(buf, n, "%s", strerror(err < 0 ? -err : err));
+	return buf;
+}
+
+/* libbpf reads --btf only when a relocation needs it: a wrong file would pass */
+static int check_btf(const char *btf)
+{
+	struct btf *b;
+	int err;
+
+	if (access(btf, R_OK) < 0) {
+		err = -errno;
+		return kit_err(err, "%s: %s (--btf: the target kernel's vmlinux)", btf, strerror(-err));
+	}
+	b = btf__parse(btf, NULL);
+	if (!b) {
+		err = -errno;
+		return kit_err(err == -ENOENT ? -ENOEXEC : err,
+			       "%s: --btf: no BTF in it (an ELF vmlinux with .BTF, or raw BTF)", btf);
+	}
+	btf__free(b);
+	return 0;
+}
+
 int loader_gen(const char *path, const char *name, const char *btf, struct loader *l)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oopts);
 	LIBBPF_OPTS(gen_loader_opts, gopts);
 	struct bpf_program *prog;
 	int err, nr_progs = 0;
+	char why[128];
 
 	memset(l, 0, sizeof(*l));
 	err = set_name(l, path, name);
 	if (err)
 		return err;
-	if (btf && access(btf, R_OK) < 0) {
-		err = -errno;
-		return kit_err(err, "%s: %s (--btf: the target kernel's vmlinux)", btf, strerror(-err));
+	if (btf) {
+		err = check_btf(btf);
+		if (err)
+			return err;
 	}
 	err = check_elf(path);
 	if (err)
@@ -177,7 +207,7 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 	if (!l->obj) {
 		err = -errno;
 		return kit_err(err, "%s: libbpf cannot open the object: %s%s%s", path,
-			       strerror(-err), *gl_libbpf_warning() ? " -- " : "",
+			       lb_strerror(err, why, sizeof(why)), *gl_libbpf_warning() ? " -- " : "",
 			       gl_libbpf_warning());
 	}
 	bpf_object__for_each_program(prog, l->obj)
@@ -197,13 +227,14 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 	gopts.gen_hash = true;
 	err = bpf_object__gen_loader(l->obj, &gopts);
 	if (err) {
-		err = kit_err(err, "%s: loader generation: %s", path, strerror(-err));
+		err = kit_err(err, "%s: loader generation: %s", path,
+			      lb_strerror(err, why, sizeof(why)));
 		goto fail;
 	}
 	err = bpf_object__load(l->obj);
 	if (err) {
 		err = kit_err(err, "%s: libbpf cannot make a loader of the object: %s%s%s", path,
-			      strerror(-err), *gl_libbpf_warning() ? " -- " : "",
+			      lb_strerror(err, why, sizeof(why)), *gl_libbpf_warning() ? " -- " : "",
 			      gl_libbpf_warning());
 		goto fail;
 	}

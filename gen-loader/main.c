@@ -48,6 +48,7 @@ int main(int argc, char **argv)
 			cmd = cmds[i];
 			argc--;
 			argv++;
+			break;	/* "attach verify" is attach with an argument */
 		}
 	}
 

@@ -16,12 +16,26 @@ static const struct opt opts[] = {
 
 static const struct exit_code exits[] = {
 	{ 0, 0, "the signature has the form the kernel takes" },
-	{ 1, ERR_NONE, "the kernel refuses its form (see kernel_reason, kernel_errno)" },
+	{ EXIT_FAIL, ERR_ANY, "SIG cannot be read" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
-	{ 5, -EBADMSG, "malformed signature: neither OpenSSL nor the kernel's parser reads it" },
-	{ 6, ERR_ANY, "SIG cannot be read" },
+	{ EXIT_REJECTED, ERR_NONE, "the kernel refuses its form (see kernel_reason, kernel_errno)" },
+	{ EXIT_MALFORMED, -EBADMSG, "malformed signature: neither OpenSSL nor the kernel's parser reads it" },
 	{ 0, 0, NULL },
 };
+
+/* --json: a failure is still one JSON object, as bpftool's p_err() */
+static int report_error(const struct parsed *a, int err)
+{
+	struct out o;
+
+	if (a->val[O_JSON]) {
+		out_begin(&o, stdout, true);
+		out_str(&o, "signature", a->args[0]);
+		out_error(&o, bpfsign_errno_name(err), err, bpfsign_last_error());
+		out_end(&o);
+	}
+	return err;
+}
 
 static int run(const struct cmd *cmd, const struct parsed *a)
 {
@@ -34,17 +48,17 @@ static int run(const struct cmd *cmd, const struct parsed *a)
 	(void)cmd;
 	err = read_file(a->args[0], BPFSIGN_MAX_SIG_SIZE, &sig, &len);
 	if (err)
-		return err;
+		return report_error(a, err);
 	err = bpfsign_inspect(sig, len, &info);
 	free(sig);
 	if (err)
-		return err;
+		return report_error(a, err);
 
 	out_begin(&o, stdout, a->val[O_JSON]);
 	out_str(&o, "signature", a->args[0]);
 	out_info(&o, &info);
 	out_end(&o);
-	return info.kernel_ok ? 0 : 1;
+	return info.kernel_ok ? 0 : EXIT_REJECTED;
 }
 
 const struct cmd cmd_inspect = {

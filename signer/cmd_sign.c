@@ -26,7 +26,7 @@ static const struct opt opts[] = {
 
 static const struct exit_code exits[] = {
 	{ 0, 0, "every signature was written" },
-	{ 1, ERR_ANY, "refused or failed, as the message says: nothing written" },
+	{ EXIT_FAIL, ERR_ANY, "refused or failed, as the message says: nothing written" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
 	{ 0, 0, NULL },
 };
@@ -76,6 +76,20 @@ static int sign_one(struct bpfsign_signer *s, struct pending *p,
 	return 0;
 }
 
+/* An output that is an input (the payload, the key, the certificate) would
+ * be replaced by the signature. */
+static int check_dest(const struct parsed *a, const struct pending *p)
+{
+	const char *in[] = { p->payload, a->val[O_KEY], a->val[O_CERT] };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(in); i++)
+		if (in[i] && same_file(p->dest, in[i]))
+			return kit_err(-EINVAL, "%s: the output is an input, refusing to replace it",
+				       p->dest);
+	return 0;
+}
+
 static int run(const struct cmd *cmd, const struct parsed *a)
 {
 	struct bpfsign_signer *s = NULL;
@@ -99,6 +113,8 @@ static int run(const struct cmd *cmd, const struct parsed *a)
 	for (i = 0; i < n && !err; i++) {
 		p[i].payload = a->args[i];
 		err = sign_one(s, &p[i], a->val[O_OUT]);
+		if (!err)
+			err = check_dest(a, &p[i]);
 	}
 	for (i = 0; i < n && !err; i++)
 		err = write_temp(p[i].dest, p[i].sig, p[i].sig_len, &p[i].tmp);

@@ -25,13 +25,13 @@ static const struct opt opts[] = {
 
 static const struct exit_code exits[] = {
 	{ 0, 0, "the signature verifies" },
-	{ 1, -EKEYREJECTED, "rejected: the signature does not verify with the key (payload or\n     signature altered), or a kernel rule refuses it (S/MIME capabilities)" },
+	{ EXIT_FAIL, ERR_ANY, "an input file cannot be read, or is not a certificate" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
-	{ 3, -ENOKEY, "unknown signer: no given certificate is the signer or its issuer" },
-	{ 4, -ENOPKG, "a digest or algorithm the kernel does not have (sha1)" },
-	{ 5, -EBADMSG, "malformed signature: not BER the kernel reads, truncated, not detached" },
-	{ 6, ERR_ANY, "an input file cannot be read, or is not a certificate" },
-	{ 7, -EINVAL, "the kernel's parser refuses it (EINVAL): a version other than 1 or 3,\n     not SignedData or pkcs7-data, no SignerInfo, or a size BPF_PROG_LOAD refuses" },
+	{ EXIT_REJECTED, -EKEYREJECTED, "rejected: the signature does not verify with the key (payload or\n     signature altered), or a kernel rule refuses it (S/MIME capabilities)" },
+	{ EXIT_MALFORMED, -EBADMSG, "malformed signature: not BER the kernel reads, truncated, not detached" },
+	{ EXIT_NOKEY, -ENOKEY, "unknown signer: no given certificate is the signer or its issuer" },
+	{ EXIT_NOPKG, -ENOPKG, "a digest or algorithm the kernel does not have (sha1)" },
+	{ EXIT_KPARSE, -EINVAL, "the kernel's parser refuses it (EINVAL): a version other than 1 or 3,\n     not SignedData or pkcs7-data, no SignerInfo, or a size BPF_PROG_LOAD refuses" },
 	{ 0, 0, NULL },
 };
 
@@ -70,9 +70,7 @@ static void report_error(const struct parsed *a, const char *sig, int err)
 		return;
 	out_begin(&o, stdout, true);
 	out_str(&o, "file", sig);
-	out_str(&o, "error", bpfsign_errno_name(err));
-	out_int(&o, "errno", -err);
-	out_str(&o, "reason", bpfsign_last_error());
+	out_error(&o, bpfsign_errno_name(err), err, bpfsign_last_error());
 	out_end(&o);
 }
 

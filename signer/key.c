@@ -9,9 +9,11 @@
 #define OPENSSL_SUPPRESS_DEPRECATED
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <openssl/decoder.h>
 #include <openssl/engine.h>
 #include <openssl/err.h>
@@ -41,6 +43,10 @@ static int load_pkcs11_key(const char *uri, EVP_PKEY **pkey, ENGINE **engp)
 		return kit_err(-EINVAL,
 			"%s: no PIN: set BPFSIGN_PIN (never on the command line)",
 			uri);
+	/* the engine would report a missing module as a missing key */
+	if (module && access(module, R_OK) < 0)
+		return kit_err(-errno, "%s: PKCS#11 module %s: %s", uri, module,
+			       strerror(errno));
 	ENGINE_load_builtin_engines();
 	e = ENGINE_by_id("pkcs11");
 	if (!e)
@@ -93,6 +99,14 @@ static int load_file_key(const char *path, EVP_PKEY **pkey)
 	err = read_file(path, MAX_KEY_FILE, &buf, &len);
 	if (err)
 		return err;
+	/* the decoder's failure would read as "not a key" */
+	if (!pin && (strstr((char *)buf, "-----BEGIN ENCRYPTED PRIVATE KEY-----") ||
+		     strstr((char *)buf, "Proc-Type: 4,ENCRYPTED"))) {
+		OPENSSL_cleanse(buf, len);
+		free(buf);
+		return kit_err(-EINVAL, "%s: an encrypted key: set BPFSIGN_PIN to its passphrase",
+			       path);
+	}
 	*pkey = NULL;
 	dctx = OSSL_DECODER_CTX_new_for_pkey(pkey, NULL, NULL, NULL,
 					     EVP_PKEY_KEYPAIR, NULL, NULL);
@@ -128,6 +142,15 @@ int bpfsign__load_key(const char *uri, EVP_PKEY **pkey, ENGINE **engine)
 	return load_file_key(uri, pkey);
 }
 
+/* Did the last PEM_read_bio_X509() fail only for want of another block? */
+static bool pem_at_end(void)
+{
+	unsigned long e = ERR_peek_last_error();
+
+	return ERR_GET_LIB(e) == ERR_LIB_PEM &&
+	       ERR_GET_REASON(e) == PEM_R_NO_START_LINE;
+}
+
 /* Up to max certificates from a PEM file, or one from a DER file. */
 int bpfsign__load_certs(const char *path, int max, STACK_OF(X509) **out)
 {
@@ -158,6 +181,11 @@ int bpfsign__load_certs(const char *path, int max, STACK_OF(X509) **out)
 				break;
 			}
 		}
+		/* only "no more BEGIN lines" ends a bundle: a corrupt
+		 * block would silently drop every certificate after it */
+		if (!err && sk_X509_num(certs) < max && !pem_at_end())
+			err = kit_err(-EINVAL, "%s: certificate %d of the bundle is corrupt",
+				      path, sk_X509_num(certs) + 1);
 	} else {
 		const unsigned char *p = buf;
 

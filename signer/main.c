@@ -3,6 +3,7 @@
  * bpfsign: sign BPF loader payloads for the kernel's PKCS#7 verifier, and
  * verify or inspect such signatures offline.  Errors are printed here, once.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <openssl/crypto.h>
@@ -47,7 +48,7 @@ int main(int argc, char **argv)
 		help(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		help(stdout);
 		return 0;
 	}
@@ -60,7 +61,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], cmds[i]->name))
 			cmd = cmds[i];
 	if (!cmd) {
-		fprintf(stderr, "bpfsign: unknown command '%s'\n", argv[1]);
+		kit_err(-EINVAL, "unknown command '%s'", argv[1]);	/* escaped */
+		fprintf(stderr, "bpfsign: %s\n", kit_last_error());
 		help(stderr);
 		return EXIT_USAGE;
 	}

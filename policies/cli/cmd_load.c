@@ -62,7 +62,7 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 		return usage_error(cmd, "--policy applies to keyring-allowlist only");
 	if (p->val[L_KEYRING_ID]) {
 		errno = 0;
-		id = strtol(p->val[L_KEYRING_ID], &end, 0);
+		id = strtol(p->val[L_KEYRING_ID], &end, 10);	/* serials are decimal */
 		if (errno || *end || !*p->val[L_KEYRING_ID] || id < INT_MIN || id > INT_MAX)
 			return usage_error(cmd, "bad --keyring-id '%s'", p->val[L_KEYRING_ID]);
 		a.set_keyring = true;

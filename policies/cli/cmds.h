@@ -7,12 +7,12 @@
 
 #define DEFAULT_PIN_DIR "/sys/fs/bpf/bpfsign"
 
-#define EXIT_INVALID 3	/* check: the policy file is malformed */
+#define EXIT_INVALID EXIT_MALFORMED	/* check: the policy file is malformed */
 
 /* The exit codes of every command, first in each table. */
 #define POLICY_EXITS \
 	{ 0, 0, "success" }, \
-	{ 1, ERR_ANY, "failed or refused, as the message says" }, \
+	{ EXIT_FAIL, ERR_ANY, "failed or refused, as the message says" }, \
 	{ EXIT_USAGE, ERR_NONE, "usage error" }
 
 extern const struct exit_code policy_exits[];	/* POLICY_EXITS alone */

@@ -3,6 +3,7 @@
  * bpfsign-policy: load, pin and inspect the kit's BPF LSM policies, and
  * check policy files.  Errors are printed here, once.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,7 +50,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], cmds[i]->name))
 			break;
 	if (i == ARRAY_SIZE(cmds)) {
-		fprintf(stderr, "bpfsign-policy: unknown command '%s'\n", argv[1]);
+		kit_err(-EINVAL, "unknown command '%s'", argv[1]);	/* escaped */
+		fprintf(stderr, "bpfsign-policy: %s\n", kit_last_error());
 		help(stderr);
 		return EXIT_USAGE;
 	}

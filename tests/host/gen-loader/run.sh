@@ -387,7 +387,7 @@ t_verify_batch() {
 	rows = [json.loads(l) for l in open(sys.argv[1])]
 	got = [(r.get("verdict"), r["error"], r["errno"]) for r in rows]
 	want = [("verified", "OK", 0), ("rejected", "EKEYREJECTED", 129),
-	        ("malformed", "EOTHER", 8), (None, "ENOENT", 2), ("verified", "OK", 0)]
+	        ("malformed", "ENOEXEC", 8), (None, "ENOENT", 2), ("verified", "OK", 0)]
 	if got != want:
 	    sys.exit("batch verdicts: %s, expected %s" % (got, want))
 	EOF
@@ -527,6 +527,113 @@ t_usage() {
 	expect_rc 2 "unknown option" && expect_err "bad option"
 }
 
+# --- the tools' rough edges (issue 15) ----------------------------------------
+
+# The subcommand is argv[1] only: "attach" alone or "attach verify" is attach.
+t_edge_subcommand() {
+	run "$gl" attach
+	# the subcommand loop stops at its match (it read argv past the end)
+	expect_rc 2 "attach without arguments" && expect_err "gen-loader attach:" || return 1
+	run "$gl" attach verify --cert "$keys/signing.crt" "$good"
+	# a second command name is an argument of the first, not a command
+	expect_rc 2 "attach verify" && expect_err "gen-loader attach: --signature is required" ||
+		return 1
+	[ ! -s out ] || { echo "attach verify printed a report:"; cat out; return 1; }
+}
+
+# Outputs replace regular files only, never an input, and keep their mode.
+t_edge_outputs() {
+	local before
+	mkfifo fifo || return 1
+	run gen "$obj" fifo
+	# write_temp(): a FIFO or device at the destination is not renamed over
+	expect_rc 1 "-o FIFO" && expect_err "fifo: not a regular file" || return 1
+	[ -p fifo ] || { echo "the FIFO was replaced"; return 1; }
+	ls fifo.?????? 2>/dev/null && { echo "temporary file left"; return 1; }
+	cp "$obj" o.bpf.o && before=$(sha o.bpf.o)
+	run gen o.bpf.o o.bpf.o
+	# check_outputs(): -o the object itself
+	expect_rc 2 "-o OBJ" && expect_err "an output is the object itself" || return 1
+	expect_eq "$(sha o.bpf.o)" "$before" "the object after -o OBJ" || return 1
+	cp "$keys/signing.key" k.key && before=$(sha k.key)
+	run "$gl" "$obj" -o k.key --key k.key --cert "$keys/signing.crt" --btf "$vmlinux"
+	# check_outputs(): -o the key
+	expect_rc 2 "-o KEY" && expect_err "an output is the --key input" || return 1
+	expect_eq "$(sha k.key)" "$before" "the key after -o KEY" || return 1
+	run "$gl" "$obj" -o same --payload-out same --btf "$vmlinux"
+	# check_outputs(): the header and the payload in one file
+	expect_rc 2 "-o X --payload-out X" && expect_err "the same file" || return 1
+	[ ! -e same ] || { echo "-o X --payload-out X wrote X"; return 1; }
+	: > m.h && chmod 600 m.h
+	run gen "$obj" m.h
+	expect_rc 0 "-o an existing 0600 file" || return 1
+	expect_eq "$(stat -c %a m.h)" 600 "the mode of a replaced header" || return 1
+	cp "$good" a.h && cp "$good" sig.bin
+	run "$gl" attach --signature sig.bin --cert "$keys/signing.crt" -o sig.bin a.h
+	# attach: -o the signature it reads
+	expect_rc 2 "attach -o SIG" && expect_err "the output is an input" || return 1
+	cmp -s sig.bin "$good" || { echo "attach -o SIG changed SIG"; return 1; }
+}
+
+# Two outputs: both are written or neither (the help says nothing is written).
+t_edge_all_or_nothing() {
+	run "$gl" "$obj" -o nodir/x.h --payload-out p.bin --btf "$vmlinux"
+	# write_outputs(): the header fails after the payload was ready
+	expect_rc 1 "-o in a missing directory" && expect_err "nodir/x.h" || return 1
+	[ ! -e p.bin ] || { echo "the payload was left behind"; return 1; }
+	ls p.bin.?????? 2>/dev/null && { echo "temporary file left"; return 1; }
+	run "$gl" "$obj" -o x.h --payload-out p.bin --btf "$vmlinux"
+	expect_rc 0 "both outputs" && [ -s x.h ] && [ -s p.bin ] ||
+		{ echo "x.h and p.bin not both written"; return 1; }
+}
+
+# Option values as the user means them.
+t_edge_option_values() {
+	run gen "$obj" k.h --keyring-id 010
+	# parse_keyring(): serials are decimal, 010 is ten, not octal 8
+	expect_rc 0 "--keyring-id 010" || return 1
+	grep -q "__DEFAULT_KEYRING_ID (10)" k.h ||
+		{ echo "--keyring-id 010:"; grep DEFAULT_KEYRING_ID k.h; return 1; }
+	run gen "$obj" k.h --keyring-id 0x10
+	# parse_keyring(): hex is not a serial either
+	expect_rc 1 "--keyring-id 0x10" && expect_err "not a 32-bit number" || return 1
+	head -c 8192 /dev/urandom > garbage.btf
+	run "$gl" "$obj" -o b.h --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--btf garbage.btf
+	# check_btf(): a --btf without BTF is refused, not ignored
+	expect_rc 1 "--btf garbage" && expect_err "garbage.btf: --btf: no BTF in it" || return 1
+	[ ! -e b.h ] || { echo "a header was written with a garbage --btf"; return 1; }
+}
+
+# Messages: libbpf's own codes by name, untrusted bytes escaped.
+t_edge_messages() {
+	local esc
+	printf 'not an object' > x.o
+	printf '\177ELF\002\001\001' | cat - x.o > elf.o
+	run gen elf.o e.h
+	# lb_strerror(): libbpf's LIBBPF_ERRNO__* codes are not strerror()'s
+	expect_rc 1 "a truncated ELF" && expect_err "elf.o: libbpf cannot open the object" ||
+		return 1
+	! grep -q "Unknown error" err || { echo "a raw libbpf code:"; cat err; return 1; }
+	esc=$(printf 'x\033]0;owned\007.h')
+	printf 'garbage' > "$esc"
+	run "$gl" verify --cert "$keys/signing.crt" "$esc"
+	# kit_err(): the file name's escape sequence is printed as \xHH
+	expect_rc 4 "a header named with an escape sequence" || return 1
+	! grep -q "$(printf '\033')" err || { echo "ESC reached the terminal raw"; return 1; }
+	expect_err 'x\x1b]0;owned\x07.h'
+}
+
+# One exit-code vocabulary and --help spelled -h too.
+t_edge_help() {
+	local c
+	for c in "" attach verify; do
+		run "$gl" $c -h
+		expect_rc 0 "gen-loader $c -h" || return 1
+		grep -q "^Usage: gen-loader" out || { echo "$c -h: no usage"; return 1; }
+	done
+}
+
 # Every option of every --help is in the man page.
 t_man_page() {
 	local opt c
@@ -596,6 +703,12 @@ t "error: not a BPF object" t_err_not_bpf
 t "error: an object libbpf cannot open" t_err_libbpf_cannot_open
 t "error: host-dependent externs" t_err_host_dependent
 t "usage and --help" t_usage
+t "edges: the subcommand is argv[1] only" t_edge_subcommand
+t "edges: outputs replace regular files, never an input, keep the mode" t_edge_outputs
+t "edges: two outputs, both or neither" t_edge_all_or_nothing
+t "edges: --keyring-id decimal, --btf checked" t_edge_option_values
+t "edges: libbpf codes named, control characters escaped" t_edge_messages
+t "edges: -h on every command" t_edge_help
 t "man page documents every option" t_man_page
 t "make install PREFIX DESTDIR" t_install
 t "valgrind: gen, verify, attach" t_valgrind

@@ -16,6 +16,7 @@ build=${BPFSIGN_BUILD:-$top/build}
 keys=$top/keys-example
 cli=$build/guest/bpfsign-policy
 gl=$top/gen-loader/gen-loader
+bpfsign=$top/signer/bpfsign
 pobj=$build/guest-obj/policies
 vmlinux=$build/kbuild/vmlinux
 man=$top/policies/bpfsign-policy.8
@@ -26,6 +27,46 @@ names="deny_unsigned keyring_allowlist audit_log"
 host_test_init policies "$@"
 
 # --- the tests --------------------------------------------------------------
+
+# One exit-code vocabulary: the same number means the same thing in each tool.
+t_exit_vocabulary() {
+	local h=$pobj/deny_unsigned.lskel.h
+	head -c 300 /dev/urandom > junk
+	printf 'payload' > p
+	"$bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.crt" --out p.p7s p ||
+		return 1
+	printf 'tampered' > q
+	# 4: malformed input, in each tool
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p junk
+	expect_rc 4 "bpfsign verify of random bytes" || return 1
+	run "$bpfsign" inspect junk
+	expect_rc 4 "bpfsign inspect of random bytes" || return 1
+	run "$gl" verify --cert "$keys/signing.crt" junk
+	expect_rc 4 "gen-loader verify of random bytes" || return 1
+	printf 'mode strict\n' > bad.policy
+	run "$cli" check --policy bad.policy
+	expect_rc 4 "bpfsign-policy check of a malformed policy" || return 1
+	# 3: rejected, in each tool that verifies
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload q p.p7s
+	expect_rc 3 "bpfsign verify of another payload" || return 1
+	run "$gl" verify --cert "$keys/untrusted.crt" "$h"
+	expect_rc 3 "gen-loader verify against another certificate" || return 1
+	# 1: an input that cannot be read, in each tool
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p missing.p7s
+	expect_rc 1 "bpfsign verify of a missing file" || return 1
+	run "$gl" verify --cert "$keys/signing.crt" missing.h
+	expect_rc 1 "gen-loader verify of a missing file" || return 1
+	run "$cli" check --policy missing.policy
+	expect_rc 1 "bpfsign-policy check of a missing file" || return 1
+	# 2 and 0: usage, and -h is help in each
+	for tool in "$bpfsign" "$gl" "$cli"; do
+		run "$tool" --bogus-option
+		expect_rc 2 "$(basename "$tool") --bogus-option" || return 1
+		run "$tool" -h
+		expect_rc 0 "$(basename "$tool") -h" || return 1
+	done
+}
+
 
 t_built() {
 	# a missing build is a failure, never a skip
@@ -74,14 +115,14 @@ t_defaults_and_roundtrip() {
 	printf 'keyring allow bpf\nkeyring allow 5\n' > p3
 	run "$cli" check --policy p3
 	# 5 is the kernel's BPF_SIG_KEYRING_BPF: the same rule twice
-	expect_rc 3 "bpf and 5" && expect_err "p3:2: keyring: 5 already given on line 1" || return 1
+	expect_rc 4 "bpf and 5" && expect_err "p3:2: keyring: 5 already given on line 1" || return 1
 }
 
 # case FILE-CONTENT LINE MESSAGE: check rejects it, naming the line
 reject() {
 	printf "$1" > bad.policy
 	run "$cli" check --policy bad.policy
-	expect_rc 3 "$(printf "$1" | tr '\n' '|')" || return 1
+	expect_rc 4 "$(printf "$1" | tr '\n' '|')" || return 1
 	expect_err "bad.policy:$2: $3"
 }
 
@@ -172,15 +213,15 @@ t_limits() {
 	# a line longer than 512 bytes, the third
 	{ echo "mode enforce"; echo; head -c 600 /dev/zero | tr '\0' 'a'; echo; } > long.policy
 	run "$cli" check --policy long.policy
-	expect_rc 3 "long line" && expect_err "long.policy:3: line longer than 512 bytes" || return 1
+	expect_rc 4 "long line" && expect_err "long.policy:3: line longer than 512 bytes" || return 1
 	printf 'mode enforce\nunsigned \000deny\n' > nul.policy
 	run "$cli" check --policy nul.policy
-	expect_rc 3 "NUL byte" && expect_err "nul.policy:2: NUL byte in the line" || return 1
+	expect_rc 4 "NUL byte" && expect_err "nul.policy:2: NUL byte in the line" || return 1
 	i=0
 	: > many.policy
 	while [ $i -lt 65 ]; do echo "keyring allow user serial $((i + 1))" >> many.policy; i=$((i + 1)); done
 	run "$cli" check --policy many.policy
-	expect_rc 3 "65 keyring lines" && expect_err "many.policy:65: keyring: more than 64 keyring lines" || return 1
+	expect_rc 4 "65 keyring lines" && expect_err "many.policy:65: keyring: more than 64 keyring lines" || return 1
 	head -c 70000 /dev/zero | tr '\0' '\n' > big.policy
 	run "$cli" check --policy big.policy
 	expect_rc 1 "a 70000-byte file" && expect_err "big.policy: larger than 65536 bytes" || return 1
@@ -317,6 +358,7 @@ t "check: unsigned allow type, every UAPI program type" t_unsigned_types
 t "check: long line, NUL, too many rules, big and missing files" t_limits
 t "--help of every command, options in the man page" t_help
 t "usage errors exit 2" t_usage_errors
+t "exit codes: one vocabulary in bpfsign, gen-loader, bpfsign-policy" t_exit_vocabulary
 t "no bpf() syscall for check, --help, usage errors (strace)" t_no_bpf_syscall
 t "policy headers are deterministic" t_headers_deterministic
 t "policy headers verify against signing.crt only" t_headers_verify

@@ -225,7 +225,7 @@ t_verify_signed_attrs_form() {
 		-inkey "$keys/signing.key" -in p -out p.p7s || { echo "openssl cms -sign failed"; return 1; }
 	# the parser's S/MIME capabilities check: everything else verifies
 	run "$bpfsign" verify --cert "$keys/signing.crt" --json --payload p caps.p7s
-	expect_rc 1 "verify a signature with S/MIME capabilities" || return 1
+	expect_rc 3 "verify a signature with S/MIME capabilities" || return 1
 	expect_eq "$(json out error)" EKEYREJECTED "error of S/MIME capabilities" || return 1
 	expect_err "S/MIME capabilities" || return 1
 	run "$bpfsign" verify --cert "$keys/signing.crt" --json p.p7s
@@ -235,7 +235,7 @@ t_verify_signed_attrs_form() {
 	echo x >> p
 	# the messageDigest attribute check: the signature over the attributes still holds
 	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
-	expect_rc 1 "tampered payload, signed attributes" && expect_err "digest mismatch"
+	expect_rc 3 "tampered payload, signed attributes" && expect_err "digest mismatch"
 }
 
 # --- refusals when signing: exit 1, a message naming the file, no output ----
@@ -355,7 +355,7 @@ t_verify_tampered_payload() {
 	echo x >> p
 	# the signature check itself: parse, signer lookup and key type all pass
 	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
-	expect_rc 1 "tampered payload" && expect_err "digest mismatch"
+	expect_rc 3 "tampered payload" && expect_err "digest mismatch"
 }
 
 t_verify_tampered_sig() {
@@ -364,7 +364,7 @@ t_verify_tampered_sig() {
 	flip_last_byte p.p7s t.p7s
 	# the last byte is inside the signature value: the DER still parses
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p t.p7s
-	expect_rc 1 "tampered signature value" && expect_err "digest mismatch"
+	expect_rc 3 "tampered signature value" && expect_err "digest mismatch"
 }
 
 t_verify_wrong_cert() {
@@ -372,11 +372,11 @@ t_verify_wrong_cert() {
 	run sign_rsa p; expect_rc 0 "sign" || return 1
 	# the signer lookup by SKI: team.crt is a fine RSA cert, just not the signer
 	run "$bpfsign" verify --cert "$keys/team.crt" p.p7s
-	expect_rc 3 "wrong cert" && expect_err "unknown signer" || return 1
+	expect_rc 5 "wrong cert" && expect_err "unknown signer" || return 1
 	"$bpfsign" sign --key "$keys/untrusted.key" --cert "$keys/untrusted.crt" p 2>/dev/null
 	# the keyring lookup: untrusted.crt is not in kernel-trusted.pem
 	run "$bpfsign" verify --ca "$keys/kernel-trusted.pem" p.p7s
-	expect_rc 3 "untrusted signer against the keyring" && expect_err "unknown signer"
+	expect_rc 5 "untrusted signer against the keyring" && expect_err "unknown signer"
 }
 
 t_verify_wrong_key_type() {
@@ -389,7 +389,7 @@ t_verify_wrong_key_type() {
 	# public_key_verify_signature(): the SKI matches, so the key is found;
 	# an ECDSA signature with an RSA key is EKEYREJECTED, as the kernel says
 	run "$bpfsign" verify --cert fake.crt p.p7s
-	expect_rc 1 "ECDSA signature, RSA cert with the same SKI" &&
+	expect_rc 3 "ECDSA signature, RSA cert with the same SKI" &&
 	expect_err "does not verify with the keyring's key"
 }
 
@@ -400,7 +400,7 @@ t_verify_sha1_refused() {
 		{ echo "openssl cms -sign -md sha1 failed"; return 1; }
 	# the digest allow-list on verify: the signer and key type are right
 	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
-	expect_rc 4 "SHA-1 signature" && expect_err "digest sha1: not in the kernel's crypto API"
+	expect_rc 6 "SHA-1 signature" && expect_err "digest sha1: not in the kernel's crypto API"
 }
 
 t_verify_malformed() {
@@ -408,11 +408,11 @@ t_verify_malformed() {
 	head -c 400 /dev/urandom > r.p7s
 	# the DER parser: random bytes
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p r.p7s
-	expect_rc 5 "random bytes" && expect_err "not BER the kernel's decoder takes" || return 1
+	expect_rc 4 "random bytes" && expect_err "not BER the kernel's decoder takes" || return 1
 	printf '\060\003\002\001\001' > s.p7s
 	# the DER parser: a well-formed SEQUENCE that is no ContentInfo
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p s.p7s
-	expect_rc 5 "a DER INTEGER in a SEQUENCE" && expect_err "not BER the kernel's decoder takes"
+	expect_rc 4 "a DER INTEGER in a SEQUENCE" && expect_err "not BER the kernel's decoder takes"
 }
 
 t_verify_truncated() {
@@ -421,7 +421,7 @@ t_verify_truncated() {
 	head -c -10 p.p7s > t.p7s
 	# the DER parser: the outer length runs past the end
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p t.p7s
-	expect_rc 5 "truncated signature" && expect_err "not BER the kernel's decoder takes" || return 1
+	expect_rc 4 "truncated signature" && expect_err "not BER the kernel's decoder takes" || return 1
 	{ cat p.p7s; printf 'X'; } > g.p7s
 	# the kernel's decoder stops at the end of the message: trailing bytes pass
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p g.p7s
@@ -433,10 +433,10 @@ t_verify_unreadable() {
 	run sign_rsa p; expect_rc 0 "sign" || return 1
 	# reading the signature file
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p missing.p7s
-	expect_rc 6 "missing signature" && expect_err "missing.p7s: No such file" || return 1
+	expect_rc 1 "missing signature" && expect_err "missing.p7s: No such file" || return 1
 	# the certificate parser in verify
 	run "$bpfsign" verify --cert "$keys/signing.key" p.p7s
-	expect_rc 6 "key given as cert" && expect_err "not a PEM or DER certificate"
+	expect_rc 1 "key given as cert" && expect_err "not a PEM or DER certificate"
 }
 
 t_verify_json_failure() {
@@ -445,7 +445,7 @@ t_verify_json_failure() {
 	echo x >> p
 	# the same digest mismatch as above, reported through --json
 	run "$bpfsign" verify --cert "$keys/signing.crt" --json p.p7s
-	expect_rc 1 "--json tampered" || return 1
+	expect_rc 3 "--json tampered" || return 1
 	expect_eq "$(json out verified)" False "verified" &&
 	expect_eq "$(json out error)" EKEYREJECTED "error" &&
 	case $(json out reason) in *"digest mismatch"*) ;; *) echo "reason: $(json out reason)"; false ;; esac
@@ -479,7 +479,7 @@ t_kernel_versions() {
 	# pkcs7_note_signerinfo_version(): SignerInfo 1 inside SignedData 3 (skid form)
 	patch p.p7s si1.p7s 1 020103 020101 || return 1
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p si1.p7s
-	expect_rc 5 "SignerInfo version 1 in SignedData 3" && expect_err "version mismatch" || return 1
+	expect_rc 4 "SignerInfo version 1 in SignedData 3" && expect_err "version mismatch" || return 1
 	# SignerInfo version 4: unsupported
 	patch p.p7s si4.p7s 1 020103 020104 || return 1
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p si4.p7s
@@ -496,7 +496,7 @@ t_kernel_digest_algorithms() {
 	# pkcs7_sig_note_digest_algo(): the SignerInfo's own digest OID, unknown
 	patch p.p7s inner.p7s 1 $sha256_oid 60864801650304027f || return 1
 	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p inner.p7s
-	expect_rc 4 "an unknown SignerInfo digest" && expect_err "unsupported digest algorithm" || return 1
+	expect_rc 6 "an unknown SignerInfo digest" && expect_err "unsupported digest algorithm" || return 1
 	# SHA-224 is in the kernel's crypto API (with sha256): it verifies
 	openssl cms -sign -binary -noattr -nocerts -keyid -md sha224 -outform DER \
 		-signer "$keys/signing.crt" -inkey "$keys/signing.key" -in p -out s224.p7s ||
@@ -519,7 +519,7 @@ t_kernel_chain() {
 	case $(json out signer) in *"test CA"*) ;; *) echo "signer: $(json out signer)"; return 1 ;; esac
 	# the same key by subject key identifier, no certificate: no key to find
 	run "$bpfsign" verify --ca "$keys/kernel-trusted.pem" --payload p direct.p7s
-	expect_rc 3 "team.key without its certificate" && expect_err "unknown signer"
+	expect_rc 5 "team.key without its certificate" && expect_err "unknown signer"
 }
 
 # bpf_prog_verify_signature(): at most KMALLOC_MAX_CACHE_SIZE bytes
@@ -541,7 +541,7 @@ t_verify_batch() {
 	echo x >> p2
 	# the second is a digest mismatch, the fourth cannot be read
 	run "$bpfsign" verify --json --ca "$keys/kernel-trusted.pem" p1.p7s p2.p7s p3.p7s missing.p7s
-	expect_rc 1 "batch: the exit code of the first failure (EKEYREJECTED)" || return 1
+	expect_rc 3 "batch: the exit code of the first failure (EKEYREJECTED)" || return 1
 	expect_eq "$(wc -l < out)" 4 "one JSON line per signature" || return 1
 	python3 - out <<-'EOF' || return 1
 	import json, sys
@@ -559,7 +559,7 @@ t_verify_json_error_object() {
 	payload p
 	sign_rsa p || return 1
 	run "$bpfsign" verify --json --cert missing.crt p.p7s
-	expect_rc 6 "a missing certificate" || return 1
+	expect_rc 1 "a missing certificate" || return 1
 	expect_eq "$(json out error)" ENOENT "error" &&
 	expect_eq "$(json out errno)" 2 "errno" &&
 	expect_eq "$(wc -l < out)" 1 "one JSON object"
@@ -621,7 +621,7 @@ t_inspect_flags_kernel_refusals() {
 		{ echo "openssl cms -sign failed"; return 1; }
 	# openssl's default attributes include S/MIME capabilities: the parser refuses them
 	run "$bpfsign" inspect --json attrs.p7s
-	expect_rc 1 "inspect of a form with S/MIME capabilities" || return 1
+	expect_rc 3 "inspect of a form with S/MIME capabilities" || return 1
 	expect_eq "$(json out kernel_ok)" False kernel_ok &&
 	expect_eq "$(json out signed_attributes)" True signed_attributes &&
 	expect_eq "$(json out kernel_errno)" EKEYREJECTED kernel_errno &&
@@ -637,7 +637,7 @@ t_inspect_malformed() {
 	head -c 100 /dev/urandom > r.p7s
 	# the DER parser of inspect
 	run "$bpfsign" inspect r.p7s
-	expect_rc 5 "inspect random bytes" && expect_err "not BER the kernel's decoder takes"
+	expect_rc 4 "inspect random bytes" && expect_err "not BER the kernel's decoder takes"
 }
 
 # --- help, version, man page, install ---------------------------------------
@@ -717,6 +717,125 @@ t_softhsm() {
 	expect_rc 1 "no PIN" && expect_err "no PIN: set BPFSIGN_PIN" && expect_no_output p.p7s
 }
 
+# --- the tools' rough edges (issue 15) ----------------------------------------
+
+# Outputs: never an input, never renamed over a FIFO, the old mode kept.
+t_edge_outputs() {
+	local before
+	payload p && before=$(sha256sum p)
+	run sign_rsa p --out p
+	# check_dest(): --out the payload would replace it with its signature
+	expect_rc 1 "--out PAYLOAD" && expect_err "the output is an input" || return 1
+	expect_eq "$(sha256sum p)" "$before" "the payload after --out PAYLOAD" || return 1
+	cp "$keys/signing.crt" c.crt
+	run "$bpfsign" sign --key "$keys/signing.key" --cert c.crt --out c.crt p
+	# check_dest(): --out the certificate
+	expect_rc 1 "--out CERT" && expect_err "the output is an input" || return 1
+	cmp -s c.crt "$keys/signing.crt" || { echo "--out CERT changed it"; return 1; }
+	mkfifo fifo
+	run sign_rsa p --out fifo
+	# write_temp(): a FIFO is not a file to replace
+	expect_rc 1 "--out FIFO" && expect_err "not a regular file" || return 1
+	[ -p fifo ] || { echo "the FIFO was replaced"; return 1; }
+	: > p.p7s && chmod 640 p.p7s
+	run sign_rsa p
+	expect_rc 0 "sign over an existing 0640 p.p7s" || return 1
+	expect_eq "$(stat -c %a p.p7s)" 640 "the mode of a replaced signature"
+}
+
+# A PEM bundle with a corrupt block is refused, not cut short there.
+t_edge_pem_bundle() {
+	payload p && sign_rsa p --out p.p7s || return 1
+	{ sed -n '/BEGIN/,/END/p' "$keys/untrusted.crt"
+	  printf -- '-----BEGIN CERTIFICATE-----\nnot!base64\n-----END CERTIFICATE-----\n'
+	  cat "$keys/signing.crt"; } > bundle.pem
+	run "$bpfsign" verify --ca bundle.pem p.p7s
+	# bpfsign__load_certs(): only "no more BEGIN lines" ends a bundle
+	expect_rc 1 "a bundle with a corrupt second block" &&
+	expect_err "bundle.pem: certificate 2 of the bundle is corrupt" || return 1
+	{ cat "$keys/untrusted.crt" "$keys/signing.crt"; } > good.pem
+	run "$bpfsign" verify --ca good.pem p.p7s
+	expect_rc 0 "the same bundle without the corrupt block"
+}
+
+# Messages that name the cause.
+t_edge_messages() {
+	local esc
+	payload p
+	openssl pkey -in "$keys/signing.key" -aes256 -passout pass:s3cret -out k.enc || return 1
+	run env -u BPFSIGN_PIN -u KBUILD_SIGN_PIN "$bpfsign" sign --key k.enc \
+		--cert "$keys/signing.crt" p
+	# load_file_key(): an encrypted key without its passphrase says so
+	expect_rc 1 "encrypted key, no BPFSIGN_PIN" &&
+	expect_err "k.enc: an encrypted key: set BPFSIGN_PIN" || return 1
+	run env BPFSIGN_PIN=1 BPFSIGN_PKCS11_MODULE=/nonexistent/p11.so "$bpfsign" sign \
+		--key 'pkcs11:object=x;type=private' --cert "$keys/signing.crt" p
+	# load_pkcs11_key(): a missing module is not "no such object"
+	expect_rc 1 "a missing PKCS#11 module" &&
+	expect_err "PKCS#11 module /nonexistent/p11.so: No such file or directory" || return 1
+	esc=$(printf 'p\033[2J.p7s')
+	run "$bpfsign" verify --cert "$keys/signing.crt" "$esc"
+	# kit_err(): a control character in a file name is printed as \xHH
+	expect_rc 1 "an unreadable SIG named with an escape sequence" || return 1
+	! grep -q "$(printf '\033')" err || { echo "ESC reached the terminal raw"; return 1; }
+	expect_err 'p\x1b[2J.p7s' || return 1
+	run "$bpfsign" "$(printf 'x\033[2J')"
+	# main(): the unknown command is escaped as well
+	expect_rc 2 "an unknown command with an escape sequence" || return 1
+	! grep -q "$(printf '\033')" err || { echo "ESC reached the terminal raw"; return 1; }
+}
+
+# A 2 GiB input is refused by its size, before a byte of it is read.
+t_edge_big_input() {
+	truncate -s 2G big || return 1
+	run sh -c 'ulimit -v 400000; exec "$@"' sh "$bpfsign" sign --key "$keys/signing.key" \
+		--cert "$keys/signing.crt" big
+	# read_file(): st_size against the bound (the old loop ran out of memory)
+	expect_rc 1 "a 2 GiB payload" && expect_err "big: larger than 2147483647 bytes" &&
+	expect_no_output big.p7s
+}
+
+# inspect --json: a failure is one JSON object too, with the errno's name.
+t_edge_inspect_json_error() {
+	head -c 200 /dev/urandom > junk
+	run "$bpfsign" inspect --json junk
+	# report_error(): the malformed signature as a JSON object
+	expect_rc 4 "inspect --json of random bytes" || return 1
+	expect_eq "$(json out error)/$(json out errno)" "EBADMSG/74" "inspect --json error" ||
+		return 1
+	run "$bpfsign" inspect --json missing.p7s
+	# report_error(): the unreadable file as well
+	expect_rc 1 "inspect --json of a missing file" || return 1
+	expect_eq "$(json out error)/$(json out errno)" "ENOENT/2" "inspect --json error"
+}
+
+# -h is --help, for the program and each command.
+t_edge_help() {
+	local c
+	for c in "" sign verify inspect; do
+		run "$bpfsign" $c -h
+		expect_rc 0 "bpfsign $c -h" || return 1
+		grep -q "^Usage: bpfsign" out || { echo "bpfsign $c -h: no usage"; return 1; }
+	done
+}
+
+# Unknown digest OIDs, where OpenSSL 3.0's CMS_verify() leaks: refused before it.
+t_edge_unknown_digest() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	patch p.p7s outer.p7s 0 $sha256_oid 60864801650304027f &&
+	patch p.p7s inner.p7s 1 $sha256_oid 60864801650304027f || return 1
+	run vg "$bpfsign" verify --cert "$keys/signing.crt" --payload p inner.p7s
+	# no leak, and the kernel's answer: ENOPKG
+	expect_rc 6 "valgrind, an unknown SignerInfo digest" || return 1
+	run vg "$bpfsign" verify --cert "$keys/signing.crt" --payload p outer.p7s
+	expect_rc 0 "valgrind, an unknown outer digest" || return 1
+	run make -s -C "$top/signer" fuzz FUZZ_SECONDS=5
+	# make -C signer fuzz: both targets clean
+	expect_rc 0 "make -C signer fuzz" || { cat out; return 1; }
+	grep -c ': clean,' out | grep -qx 2 || { echo "fuzz:"; cat out; return 1; }
+}
+
 # --- valgrind ---------------------------------------------------------------
 
 vg() {	# valgrind with leak checks; its own errors exit 99
@@ -740,12 +859,12 @@ t_valgrind() {
 	# failure paths: the tool's own exit code, and no valgrind error (99)
 	echo x >> q
 	run vg "$bpfsign" verify --cert "$keys/signing.crt" q.p7s
-	expect_rc 1 "valgrind verify, tampered payload" || return 1
+	expect_rc 3 "valgrind verify, tampered payload" || return 1
 	run vg "$bpfsign" verify --cert "$keys/team.crt" p.p7s
-	expect_rc 3 "valgrind verify, unknown signer" || return 1
+	expect_rc 5 "valgrind verify, unknown signer" || return 1
 	head -c -10 p.p7s > t.p7s
 	run vg "$bpfsign" verify --cert "$keys/signing.crt" --payload p t.p7s
-	expect_rc 5 "valgrind verify, truncated" || return 1
+	expect_rc 4 "valgrind verify, truncated" || return 1
 	run vg "$bpfsign" sign --key "$keys/signing.key" --cert "$keys/team.crt" --out x.p7s p
 	expect_rc 1 "valgrind sign, key/cert mismatch"
 }
@@ -804,6 +923,13 @@ t "--help on every command, --version" t_help_and_version
 t "man page documents every option" t_man_page_matches_help
 t "make install PREFIX DESTDIR" t_install
 t "SoftHSM2: sign with a key that never leaves the token" t_softhsm
+t "edges: outputs never an input or a FIFO, mode kept" t_edge_outputs
+t "edges: a corrupt block in a PEM bundle" t_edge_pem_bundle
+t "edges: messages name the cause, control characters escaped" t_edge_messages
+t "edges: a 2 GiB input refused before it is read" t_edge_big_input
+t "edges: -h on every command" t_edge_help
+t "edges: inspect --json, a failure is one JSON object" t_edge_inspect_json_error
+t "edges: unknown digest OIDs, no leak; make fuzz clean" t_edge_unknown_digest
 t "valgrind: sign, verify, inspect without leaks" t_valgrind
 
 echo "$passed passed, $failed failed"
