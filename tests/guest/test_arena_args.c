@@ -7,6 +7,7 @@
 #include <bpf/bpf.h>
 
 #include "runner.h"
+#include "token.h"
 #include "util.h"
 #include "arena_args.skel.h"
 #include "arena_args_bad.skel.h"
@@ -111,4 +112,69 @@ TEST(arena_args_need_the_jit)
 	ASSERT_OK(set_bpf_jit(1), "bpf_jit_enable=1");
 out:
 	arena_args__destroy(skel);
+}
+
+/*
+ * As a token holder, for whom the JIT fails once its memory is over
+ * net.core.bpf_jit_limit (bpf_jit_charge_modmem() asks bpf_capable() of the
+ * init namespace): load an arena program with no kfunc call, then a plain
+ * one. Exit status 0: the arena program got err (0: it loaded) and the plain
+ * one loaded.
+ */
+static int load_arena_with_token(int token_fd, void *arg)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts,
+		    .map_flags = BPF_F_MMAPABLE | BPF_F_TOKEN_FD,
+		    .map_extra = 1ULL << 32, .token_fd = token_fd);
+	LIBBPF_OPTS(bpf_prog_load_opts, popts,
+		    .prog_flags = BPF_F_TOKEN_FD, .token_fd = token_fd);
+	int err = *(int *)arg, arena, fd;
+
+	arena = bpf_map_create(BPF_MAP_TYPE_ARENA, "arena", 0, 0, 1, &mopts);
+	if (arena < 0) {
+		printf("# arena map with the token: errno %d\n", errno);
+		return 1;
+	}
+	{
+		/* r1 = arena; r1 = addr_space_cast(r1, 0, 1); r0 = *(u64 *)(r1 + 0) */
+		struct bpf_insn insns[] = {
+			LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_VALUE, arena),
+			INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_1,
+			     BPF_ADDR_SPACE_CAST, 1),
+			INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_1, 0, 0),
+			EXIT_INSN(),
+		};
+		struct bpf_insn plain[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
+
+		fd = load_prog(insns, ARRAY_LEN(insns), &popts);
+		if (err ? fd >= 0 || errno != err : fd < 0) {
+			printf("# arena program with the token: %d (errno %d)\n%s", fd, errno, vlog);
+			return 2;
+		}
+		fd = load_prog(plain, ARRAY_LEN(plain), &popts);
+		if (fd < 0) {
+			printf("# plain program with the token: errno %d\n%s", errno, vlog);
+			return 3;
+		}
+	}
+	return 0;
+}
+
+TEST(arena_jit_failure)
+{
+	char limit[64] = "";
+	int ok = 0, enotsupp = ENOTSUPP;
+
+	/* the control: within the limit, the token holder JITs both */
+	ASSERT_EQ(run_with_token(load_arena_with_token, &ok), 0, "JITed by a token holder");
+	if (!ASSERT_OK(sysctl_write("/proc/sys/net/core/bpf_jit_limit", "1", limit, sizeof(limit)),
+		       "bpf_jit_limit=1"))
+		return;
+	/* bpf_prog_select_runtime(): an arena program never falls back to the
+	 * interpreter, where addr_space_cast is a no-op and PROBE_MEM32 BUG()s
+	 */
+	ASSERT_EQ(run_with_token(load_arena_with_token, &enotsupp), 0,
+		  "JIT failure: arena program refused, plain one interpreted");
+	ASSERT_OK(sysctl_write("/proc/sys/net/core/bpf_jit_limit", limit, NULL, 0),
+		  "restore bpf_jit_limit");
 }

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef BPFSIGN_TOKEN_H
+#define BPFSIGN_TOKEN_H
+
+/*
+ * Run fn(token_fd, arg) in a child that is root of a fresh user namespace
+ * and holds a BPF token delegating every command, map, program and attach
+ * type. Returns fn's exit status, or -1 if the token could not be made.
+ */
+int run_with_token(int (*fn)(int token_fd, void *arg), void *arg);
+
+#endif
