@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpftool_skel.h"
 #include "check.h"
 #include "emit.h"
 #include "err.h"
@@ -119,10 +120,14 @@ int check_header(const char *path, const char *text, size_t text_len,
 	const struct lskel_block *sig = &h->r[R_SIGNATURE];
 	unsigned char *payload;
 	size_t len;
-	int err;
+	int err = 0;
 
 	memset(v, 0, sizeof(*v));
-	err = check_reemit(v, text, text_len, h);
+	if (h->generator == LSKEL_GEN_BPFTOOL)
+		v->modified = bpftool_skel_modified(text, text_len, h, v->reason,
+						    sizeof(v->reason), &v->modified_line);
+	else
+		err = check_reemit(v, text, text_len, h);
 	if (err)
 		return err;
 	if (v->modified)
@@ -130,7 +135,9 @@ int check_header(const char *path, const char *text, size_t text_len,
 	err = prog_digest(h->r[R_INSNS].buf, h->r[R_INSNS].len, v->digest);
 	if (err)
 		return err;
-	v->excl_ok = !memcmp(v->digest, h->r[R_EXCL_HASH].buf, DIGEST_SIZE);
+	/* an unsigned bpftool header has no exclusive hash */
+	v->excl_ok = h->r[R_EXCL_HASH].len == DIGEST_SIZE &&
+		     !memcmp(v->digest, h->r[R_EXCL_HASH].buf, DIGEST_SIZE);
 	sha256(h->r[R_DATA].buf, h->r[R_DATA].len, v->data_sha);
 	err = lskel_payload(h, &payload, &len);
 	if (err)
@@ -139,6 +146,10 @@ int check_header(const char *path, const char *text, size_t text_len,
 	v->payload_sz = len;
 
 	v->signed_ = sig->len > 0;
+	if (!v->signed_ && h->generator == LSKEL_GEN_BPFTOOL) {
+		free(payload);
+		return reject(v, path, "%sthe header is unsigned (bpftool gen skeleton -L without -S)", "");
+	}
 	if (!v->signed_) {
 		free(payload);
 		return reject(v, path, "%sthe header is unsigned (sign its payload and run gen-loader attach)",
@@ -199,6 +210,11 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 
 	out_str(o, "header", path);
 	out_str(o, "name", h->name);
+	out_str(o, "generator", h->generator == LSKEL_GEN_BPFTOOL ? "bpftool" : "gen-loader");
+	/* what the verdict rests on: bpftool's C cannot be re-emitted here */
+	out_str(o, "checked", h->generator == LSKEL_GEN_BPFTOOL ?
+		"structure (each array once, the opts assignments, bpftool's preprocessor lines only, the guard's #endif); signature over insns || data; excl_hash; not checked: the rest of bpftool's C byte for byte" :
+		"the whole header, re-emitted byte for byte; signature over insns || data; excl_hash");
 	out_int(o, "format", h->format);
 	out_int(o, "keyring_id", h->keyring_id);
 	out_int(o, "insns_size", (long long)h->r[R_INSNS].len);

@@ -41,6 +41,11 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	err = lskel_parse(path, (const char *)text, len, &h);
 	if (err)
 		goto out_text;
+	if (h.generator != LSKEL_GEN_GEN_LOADER) {
+		err = kit_err(-ENOEXEC, "%s: a bpftool light skeleton: attach writes gen-loader headers (sign with bpftool gen skeleton -S)",
+			      path);
+		goto out;
+	}
 	err = read_file(p->val[O_SIG], BPFSIGN_MAX_SIG_SIZE, &sig, &sig_len);
 	if (err)
 		goto out;

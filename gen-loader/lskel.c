@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bpftool_skel.h"
 #include "err.h"
 #include "lskel.h"
 
@@ -266,6 +267,10 @@ int lskel_parse(const char *path, const char *text, size_t len, struct lskel *h)
 	if (len > LSKEL_MAX_SIZE)
 		return kit_err(-ENOEXEC, "%s: not a gen-loader header: larger than %u bytes",
 			       path, LSKEL_MAX_SIZE);
+	/* upstream's generator: the same payload, in other arrays */
+	if (!memmem(text, len, MARK "format ", strlen(MARK "format ")) &&
+	    bpftool_skel_is(text, len))
+		return bpftool_skel_parse(path, text, len, h);
 	while (p.pos < len) {
 		p.lineno++;
 		nl = memchr(text + p.pos, '\n', len - p.pos);

@@ -24,7 +24,10 @@ struct lskel_block {
 	size_t end;		/* text offset just after the end marker line */
 };
 
+enum lskel_generator { LSKEL_GEN_GEN_LOADER, LSKEL_GEN_BPFTOOL };
+
 struct lskel {
+	int generator;		/* enum lskel_generator */
 	int format;
 	char name[NAME_MAX_LEN];
 	int keyring_id;

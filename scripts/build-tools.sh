@@ -21,3 +21,10 @@ make -s -C "$src/tools/bpf/bpftool" OUTPUT="$tout/bpftool/" CC="ccache gcc" \
 	CLANG="$clang" LLVM_STRIP=llvm-strip-22 EXTRA_LDFLAGS=-static \
 	-j"$jobs" >/dev/null
 ln -sf "$tout/bpftool/bpftool" "$tout/bpftool-bin"
+
+# Dynamic, for the host: OpenSSL's pkcs11 engine (bpftool -S -k pkcs11:...)
+# is loaded with dlopen(), which a static binary cannot do.
+echo "  BUILD   bpftool (host, dynamic)"
+mkdir -p "$tout/bpftool-host"
+make -s -C "$src/tools/bpf/bpftool" OUTPUT="$tout/bpftool-host/" CC="ccache gcc" \
+	CLANG="$clang" LLVM_STRIP=llvm-strip-22 -j"$jobs" >/dev/null

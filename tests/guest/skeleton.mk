@@ -10,6 +10,10 @@
 #   percpu_data_signed.lskel.h        global percpu data, signed with signing.key
 #   percpu_data.lskel.h               the same object through bpftool gen skeleton -L
 #   signed_inputs.lskel.h             signed with signing.key: overrides it must ignore
+#   skel_counter_bt.lskel.h           signed by bpftool gen skeleton -L -S, signing.key
+#   skel_counter_bt_bad_data.lskel.h  the same, the last byte of opts_data flipped
+#   skel_counter_bt_insns_only.lskel.h  the same, opts_sig over opts_insn only (the
+#                                     form before load-time verification)
 
 GEN_LOADER	:= $(TOP)/gen-loader/gen-loader
 GL_TAMPER	:= $(TOP)/tests/host/gen-loader/tamper.sh
@@ -21,7 +25,9 @@ GL_REGIONS	:= insns data excl_hash signature
 SKEL_HEADERS	:= $(OBJ)/skel_counter.lskel.h $(OBJ)/skel_counter_untrusted.lskel.h \
 		   $(patsubst %,$(OBJ)/skel_counter_bad_%.lskel.h,$(GL_REGIONS)) \
 		   $(OBJ)/percpu_data_signed.lskel.h $(OBJ)/percpu_data.lskel.h \
-		   $(OBJ)/signed_inputs.lskel.h
+		   $(OBJ)/signed_inputs.lskel.h \
+		   $(OBJ)/skel_counter_bt.lskel.h $(OBJ)/skel_counter_bt_bad_data.lskel.h \
+		   $(OBJ)/skel_counter_bt_insns_only.lskel.h
 
 $(GEN_LOADER): $(wildcard $(TOP)/gen-loader/*.[ch]) $(TOP)/signer/libbpfsign.h \
 		$(BUILD)/tools/lib/libbpf.a
@@ -50,3 +56,26 @@ $(OBJ)/signed_inputs.lskel.h: $(OBJ)/signed_inputs.bpf.o $(GEN_LOADER)
 $(OBJ)/percpu_data.lskel.h: $(OBJ)/percpu_data.bpf.o
 	LIBBPF_BPF_TOKEN_PATH= $(BPFTOOL) gen skeleton -L $< name percpu_data_lskel > $@.tmp && \
 		mv $@.tmp $@
+
+# Upstream's signing command, in the patched tree's bpftool (0040).
+BT_SKEL		:= $(TOP)/tests/host/bpftool/skel.py
+BT_SIGNING	:= -S -k $(KEYS)/signing.key -i $(KEYS)/signing.crt
+
+$(OBJ)/skel_counter_bt.lskel.h: $(OBJ)/skel_counter.bpf.o
+	LIBBPF_BPF_TOKEN_PATH= $(BPFTOOL) gen skeleton -L $(BT_SIGNING) $< \
+		name skel_counter_bt > $@.tmp && mv $@.tmp $@
+
+$(OBJ)/skel_counter_bt_bad_data.lskel.h: $(OBJ)/skel_counter.bpf.o $(BT_SKEL)
+	LIBBPF_BPF_TOKEN_PATH= $(BPFTOOL) gen skeleton -L $(BT_SIGNING) $< \
+		name skel_counter_bt_bad_data > $@.signed
+	python3 $(BT_SKEL) flip $@.signed opts_data $@
+	rm -f $@.signed
+
+$(OBJ)/skel_counter_bt_insns_only.lskel.h: $(OBJ)/skel_counter.bpf.o $(BT_SKEL) $(TOP)/signer/bpfsign
+	LIBBPF_BPF_TOKEN_PATH= $(BPFTOOL) gen skeleton -L $(BT_SIGNING) $< \
+		name skel_counter_bt_insns_only > $@.signed
+	python3 $(BT_SKEL) get $@.signed opts_insn $@.insns
+	$(TOP)/signer/bpfsign sign --key $(KEYS)/signing.key --cert $(KEYS)/signing.crt \
+		--out $@.p7s $@.insns
+	python3 $(BT_SKEL) put $@.signed opts_sig $@.p7s $@
+	rm -f $@.signed $@.insns $@.p7s

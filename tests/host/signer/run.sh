@@ -829,11 +829,7 @@ t_edge_unknown_digest() {
 	# no leak, and the kernel's answer: ENOPKG
 	expect_rc 6 "valgrind, an unknown SignerInfo digest" || return 1
 	run vg "$bpfsign" verify --cert "$keys/signing.crt" --payload p outer.p7s
-	expect_rc 0 "valgrind, an unknown outer digest" || return 1
-	run make -s -C "$top/signer" fuzz FUZZ_SECONDS=5
-	# make -C signer fuzz: both targets clean
-	expect_rc 0 "make -C signer fuzz" || { cat out; return 1; }
-	grep -c ': clean,' out | grep -qx 2 || { echo "fuzz:"; cat out; return 1; }
+	expect_rc 0 "valgrind, an unknown outer digest"
 }
 
 # --- valgrind ---------------------------------------------------------------
@@ -929,7 +925,7 @@ t "edges: messages name the cause, control characters escaped" t_edge_messages
 t "edges: a 2 GiB input refused before it is read" t_edge_big_input
 t "edges: -h on every command" t_edge_help
 t "edges: inspect --json, a failure is one JSON object" t_edge_inspect_json_error
-t "edges: unknown digest OIDs, no leak; make fuzz clean" t_edge_unknown_digest
+t "edges: unknown digest OIDs refused before OpenSSL, no leak" t_edge_unknown_digest
 t "valgrind: sign, verify, inspect without leaks" t_valgrind
 
 echo "$passed passed, $failed failed"
