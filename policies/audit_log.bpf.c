@@ -35,7 +35,7 @@ struct {
 
 SEC("fexit/security_bpf_prog_load")
 int BPF_PROG(audit_lsm, struct bpf_prog *prog, union bpf_attr *attr,
-	     struct bpf_token *token, int ret)
+	     struct bpf_token *token, bool kernel, int ret)
 {
 	__u64 key = (__u64)(long)prog->aux;
 
@@ -53,6 +53,7 @@ SEC("fexit/bpf_check")
 int audit_check(unsigned long long *ctx)
 {
 	union bpf_attr *attr = (union bpf_attr *)ctx[1];
+	bool kernel = ctx[3] & 1;	/* uattr.is_kernel, bit 0 after the pointer */
 	int ret = (int)ctx[5], *lsm;
 	struct bpf_prog **pprog, *prog;
 	__u8 decision, stage;
@@ -78,6 +79,6 @@ int audit_check(unsigned long long *ctx)
 	}
 	if (lsm)
 		bpf_map_delete_elem(&lsm_ret, &key);
-	record(prog, attr, BPFSIGN_POLICY_AUDIT_LOG, decision, stage, ret);
+	record(prog, attr, kernel, BPFSIGN_POLICY_AUDIT_LOG, decision, stage, ret);
 	return 0;
 }

@@ -18,26 +18,27 @@
  * Not protected against: root (CAP_SYS_ADMIN) can unpin the link
  * (`bpfsign-policy unload deny-unsigned`, or rm in bpffs) and so detach the
  * policy, load a kernel module, or write kernel memory; programs loaded
- * before the policy was attached stay loaded; the kernel's own light
- * skeletons (no loader, loaded from kernel memory) pass the LSM hook like
- * any load and are admitted only if signed, so attach this policy after
- * boot-time preloading.
+ * before the policy was attached stay loaded.  The kernel's own light
+ * skeletons (the hook's bool kernel, and no loader program) are admitted,
+ * as bpf_sig_enforce admits them: whoever makes the kernel load one has
+ * loaded a module already.
  */
 #include "vmlinux.h"
 #include "policy.bpf.h"
 
 SEC("lsm/bpf_prog_load")
 int BPF_PROG(deny_unsigned, struct bpf_prog *prog, union bpf_attr *attr,
-	     struct bpf_token *token, int ret)
+	     struct bpf_token *token, bool kernel, int ret)
 {
 	struct bpf_prog_aux *aux = prog->aux;
 
 	if (ret)
 		return ret;	/* an earlier BPF LSM program refused it */
-	if (aux->sig.verdict == BPF_SIG_VERIFIED || verified_loader(aux)) {
+	if (aux->sig.verdict == BPF_SIG_VERIFIED || verified_loader(aux) ||
+	    kernel_own_load(kernel, aux)) {
 		count(BPFSIGN_STAT_ALLOW);
 		return 0;
 	}
-	record(prog, attr, BPFSIGN_POLICY_DENY_UNSIGNED, BPFSIGN_DENY, BPFSIGN_STAGE_LSM, -EPERM);
+	record(prog, attr, kernel, BPFSIGN_POLICY_DENY_UNSIGNED, BPFSIGN_DENY, BPFSIGN_STAGE_LSM, -EPERM);
 	return -EPERM;
 }

@@ -113,7 +113,7 @@ static __always_inline bool type_allowed(const struct bpfsign_allow_config *cfg,
 
 SEC("lsm/bpf_prog_load")
 int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
-	     struct bpf_token *token, int ret)
+	     struct bpf_token *token, bool kernel, int ret)
 {
 	struct bpf_prog_aux *aux = prog->aux;
 	struct bpfsign_allow_config *cfg;
@@ -125,7 +125,9 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 	cfg = bpf_map_lookup_elem(&config, &zero);
 	if (!cfg)
 		return -EPERM;
-	if (aux->sig.verdict == BPF_SIG_VERIFIED)
+	if (kernel_own_load(kernel, aux))
+		allow = true;	/* as bpf_sig_enforce: the kernel's own */
+	else if (aux->sig.verdict == BPF_SIG_VERIFIED)
 		allow = keyring_allowed(aux);
 	else if (verified_loader(aux))
 		allow = cfg->allow_children && loader_keyring_allowed(cfg, aux);
@@ -139,11 +141,11 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 		return 0;
 	}
 	if (cfg->permissive) {
-		record(prog, attr, BPFSIGN_POLICY_KEYRING_ALLOWLIST, BPFSIGN_WOULD_DENY,
+		record(prog, attr, kernel, BPFSIGN_POLICY_KEYRING_ALLOWLIST, BPFSIGN_WOULD_DENY,
 		       BPFSIGN_STAGE_LSM, 0);
 		return 0;
 	}
-	record(prog, attr, BPFSIGN_POLICY_KEYRING_ALLOWLIST, BPFSIGN_DENY, BPFSIGN_STAGE_LSM,
+	record(prog, attr, kernel, BPFSIGN_POLICY_KEYRING_ALLOWLIST, BPFSIGN_DENY, BPFSIGN_STAGE_LSM,
 	       -EPERM);
 	return -EPERM;
 }

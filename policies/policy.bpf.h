@@ -62,8 +62,8 @@ static __always_inline void event_fill(struct bpfsign_event *e, struct bpf_prog 
 }
 
 /* Count the decision and log it; a full ring buffer is counted as lost. */
-static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, __u8 policy,
-				   __u8 decision, __u8 stage, int err)
+static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, bool kernel,
+				   __u8 policy, __u8 decision, __u8 stage, int err)
 {
 	struct bpfsign_event *e;
 
@@ -74,6 +74,7 @@ static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, 
 		return;
 	}
 	event_fill(e, prog, attr, policy);
+	e->kernel = kernel;
 	e->decision = decision;
 	e->stage = stage;
 	e->err = err;
@@ -87,6 +88,17 @@ static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, 
 static __always_inline bool verified_loader(struct bpf_prog_aux *aux)
 {
 	return aux->loader_id && aux->loader_verdict == BPF_SIG_VERIFIED;
+}
+
+/*
+ * A load the kernel made itself (CONFIG_BPF_PRELOAD's light skeleton, a
+ * module's): the hook's bool kernel, and no loader program.  kernel alone
+ * is also true for the children of any syscall program, signed or not, so
+ * it is never trusted on its own; bpf_sig_enforce admits the same loads.
+ */
+static __always_inline bool kernel_own_load(bool kernel, struct bpf_prog_aux *aux)
+{
+	return kernel && !aux->loader_id;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -76,6 +76,7 @@ struct bpfsign_event {
 	__u8 stage;			/* enum bpfsign_stage */
 	__u8 policy;			/* enum bpfsign_policy_id */
 	__u8 signed_load;		/* attr->signature was given */
+	__u8 kernel;			/* made through bpf_sys_bpf(): the hook's bool kernel */
 };
 
 /* stats[] indices: decisions, counted by every policy */

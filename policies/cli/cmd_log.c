@@ -96,9 +96,9 @@ static void print_event(const struct log_state *st, const struct bpfsign_event *
 		printf(",\"prog_type\":\"%s\"", type);
 	else
 		printf(",\"prog_type\":%u", e->prog_type);
-	printf(",\"signed\":%s,\"verdict\":\"%s\",\"keyring\":\"%s\",\"serial\":%d,\"keyring_id\":%d",
-	       e->signed_load ? "true" : "false", verdict_str(e->verdict), keyring_str(e->keyring),
-	       e->serial, e->keyring_id);
+	printf(",\"signed\":%s,\"kernel\":%s,\"verdict\":\"%s\",\"keyring\":\"%s\",\"serial\":%d,\"keyring_id\":%d",
+	       e->signed_load ? "true" : "false", e->kernel ? "true" : "false",
+	       verdict_str(e->verdict), keyring_str(e->keyring), e->serial, e->keyring_id);
 	printf(",\"loader_id\":%u,\"loader_verdict\":", e->loader_id);
 	if (e->loader_id)
 		printf("\"%s\",\"loader_keyring\":\"%s\"", verdict_str(e->loader_verdict),

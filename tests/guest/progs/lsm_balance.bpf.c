@@ -20,7 +20,7 @@ static __always_inline bool ours(struct bpf_prog *prog)
 
 SEC("lsm/bpf_prog_load")
 int BPF_PROG(count_load, struct bpf_prog *prog, union bpf_attr *attr,
-	     struct bpf_token *token, int ret)
+	     struct bpf_token *token, bool kernel, int ret)
 {
 	if (ours(prog))
 		__sync_fetch_and_add(&loads, 1);

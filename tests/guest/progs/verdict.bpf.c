@@ -15,7 +15,7 @@ int loader_keyring;
 
 SEC("lsm/bpf_prog_load")
 int BPF_PROG(on_prog_load, struct bpf_prog *prog, union bpf_attr *attr,
-	     struct bpf_token *token, int ret)
+	     struct bpf_token *token, bool kernel, int ret)
 {
 	if ((bpf_get_current_pid_tgid() >> 32) != target_tgid)
 		return ret;
