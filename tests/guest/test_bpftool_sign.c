@@ -38,36 +38,36 @@ out:
 	skel_counter_bt__destroy(skel);
 }
 
+/*
+ * Load the light skeleton NAME with the loader's verifier log, and expect
+ * EKEYREJECTED and the log line; the skeletons differ in type only.
+ */
+#define EXPECT_REJECTED(name, what, log_line)					\
+	do {									\
+		struct name *skel = name##__open();				\
+		int err;							\
+										\
+		if (!ASSERT_TRUE(skel, "open " #name))				\
+			break;							\
+		skel->ctx.log_buf = (long)log_buf;				\
+		skel->ctx.log_size = sizeof(log_buf);				\
+		skel->ctx.log_level = 1;					\
+		err = name##__load(skel);					\
+		ASSERT_EQ(err, -EKEYREJECTED, what);				\
+		ASSERT_HAS(log_buf, log_line, "log line");			\
+		name##__destroy(skel);						\
+	} while (0)
+
 /* the signature covers the metadata: one byte of opts_data flipped */
 TEST_EXPLICIT(bpftool_signed_metadata_flipped)
 {
-	struct skel_counter_bt_bad_data *skel = skel_counter_bt_bad_data__open();
-	int err;
-
-	if (!ASSERT_TRUE(skel, "open"))
-		return;
-	skel->ctx.log_buf = (long)log_buf;
-	skel->ctx.log_size = sizeof(log_buf);
-	skel->ctx.log_level = 1;
-	err = skel_counter_bt_bad_data__load(skel);
-	ASSERT_EQ(err, -EKEYREJECTED, "a flipped metadata byte");
-	ASSERT_HAS(log_buf, "signature verification failed", "log line");
-	skel_counter_bt_bad_data__destroy(skel);
+	EXPECT_REJECTED(skel_counter_bt_bad_data, "a flipped metadata byte",
+			"signature verification failed");
 }
 
 /* before load-time verification, bpftool signed the instructions only */
 TEST_EXPLICIT(bpftool_signed_insns_only)
 {
-	struct skel_counter_bt_insns_only *skel = skel_counter_bt_insns_only__open();
-	int err;
-
-	if (!ASSERT_TRUE(skel, "open"))
-		return;
-	skel->ctx.log_buf = (long)log_buf;
-	skel->ctx.log_size = sizeof(log_buf);
-	skel->ctx.log_level = 1;
-	err = skel_counter_bt_insns_only__load(skel);
-	ASSERT_EQ(err, -EKEYREJECTED, "a signature over the instructions only");
-	ASSERT_HAS(log_buf, "signature verification failed (-129)", "log line");
-	skel_counter_bt_insns_only__destroy(skel);
+	EXPECT_REJECTED(skel_counter_bt_insns_only, "a signature over the instructions only",
+			"signature verification failed (-129)");
 }

@@ -523,7 +523,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_permissive)
 	snprintf(pid, sizeof(pid), "\"pid\":%d,", getpid());
 	if (CLI_OK("log", "log", "keyring-allowlist")) {
 		ASSERT_HAS(cli_out, pid, "records of this process");
-		ASSERT_HAS(cli_out, "\"prog_type\":\"socket_filter\",\"signed\":false,\"verdict\":\"unsigned\"",
+		ASSERT_HAS(cli_out, "\"prog_type\":\"socket_filter\",\"signed\":false,\"kernel\":false,\"verdict\":\"unsigned\"",
 			   "the unsigned load");
 		ASSERT_HAS(cli_out, "\"keyring\":\"user\"", "the session-keyring loader");
 		ASSERT_HAS(cli_out, "\"decision\":\"would-deny\",\"stage\":\"lsm\",\"errno\":0",
@@ -562,7 +562,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_types)
 		ASSERT_HAS(cli_out, "mode enforce, unsigned deny, children allow, "
 			   "unsigned types socket_filter\n", "status: config with its types");
 	if (CLI_OK("log", "log", "keyring-allowlist")) {
-		ASSERT_HAS(cli_out, "\"prog_type\":\"syscall\",\"signed\":false,\"verdict\":\"unsigned\"",
+		ASSERT_HAS(cli_out, "\"prog_type\":\"syscall\",\"signed\":false,\"kernel\":false,\"verdict\":\"unsigned\"",
 			   "the refused load's type");
 		ASSERT_TRUE(!strstr(cli_out, "\"prog_type\":\"socket_filter\""),
 			    "no record of the allowed type");
@@ -653,32 +653,32 @@ TEST_EXPLICIT(policy_audit_log)
 		goto out;
 	/* accepted: the signed loader and the child it loaded */
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"syscall\",\"signed\":true,"
-			      "\"verdict\":\"verified\",\"keyring\":\"builtin\",\"serial\":0,"
+			      "\"kernel\":false,\"verdict\":\"verified\",\"keyring\":\"builtin\",\"serial\":0,"
 			      "\"keyring_id\":0,\"loader_id\":0,\"loader_verdict\":null,"
 			      "\"loader_keyring\":null,"
 			      "\"decision\":\"allow\",\"stage\":\"loaded\",\"errno\":0,\"error\":null",
 			      NULL), "accepted loader: its JSON line");
 	/* the child names its loader's verdict and keyring type
-	 * (aux->loader_keyring_type)
+	 * (aux->loader_keyring_type), and came through bpf_sys_bpf()
 	 */
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"tracing\",\"signed\":false,"
-			      "\"verdict\":\"unsigned\"", "\"loader_verdict\":\"verified\","
+			      "\"kernel\":true,\"verdict\":\"unsigned\"", "\"loader_verdict\":\"verified\","
 			      "\"loader_keyring\":\"builtin\",\"decision\":\"allow\"", NULL),
 		    "accepted child of the verified loader");
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"tracing\",\"signed\":false,"
-			      "\"verdict\":\"unsigned\"", "\"loader_verdict\":\"verified\","
+			      "\"kernel\":true,\"verdict\":\"unsigned\"", "\"loader_verdict\":\"verified\","
 			      "\"loader_keyring\":\"user\",\"decision\":\"allow\"", NULL),
 		    "accepted child of the session-keyring loader");
 	ASSERT_TRUE(!find_line(line, sizeof(line), pid, "\"loader_id\":0,\"loader_verdict\":\"", NULL),
 		    "loader_verdict is null without a loader");
 	/* denied by deny-unsigned at the LSM hook, with the program's digest */
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"socket_filter\",\"signed\":false,"
-			      "\"verdict\":\"unsigned\",\"keyring\":\"none\"",
+			      "\"kernel\":false,\"verdict\":\"unsigned\",\"keyring\":\"none\"",
 			      "\"decision\":\"deny\",\"stage\":\"lsm\",\"errno\":1,\"error\":\"EPERM\"",
 			      digest, NULL), "denied unsigned load: its JSON line and digest");
 	/* tampered: a signed load refused by the signature check itself */
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"syscall\",\"signed\":true,"
-			      "\"verdict\":\"unsigned\",\"keyring\":\"none\"",
+			      "\"kernel\":false,\"verdict\":\"unsigned\",\"keyring\":\"none\"",
 			      "\"decision\":\"reject\",\"stage\":\"signature\",\"errno\":129,"
 			      "\"error\":\"EKEYREJECTED\"", NULL), "tampered load: its JSON line");
 	/* verified by this session's keyring, named by -3 */
@@ -687,7 +687,8 @@ TEST_EXPLICIT(policy_audit_log)
 		    "session-keyring loader: keyring, serial and keyring_id");
 	/* the CLI's own load of deny-unsigned */
 	ASSERT_TRUE(find_line(line, sizeof(line), "\"comm\":\"bpfsign-policy\"",
-			      "\"prog_type\":\"syscall\",\"signed\":true,\"verdict\":\"verified\"", NULL),
+			      "\"prog_type\":\"syscall\",\"signed\":true,\"kernel\":false,"
+			      "\"verdict\":\"verified\"", NULL),
 		    "the CLI's signed policy loader");
 	ASSERT_HAS(cli_out, "\"time\":\"", "records carry the wall-clock time");
 	if (test_failed())
