@@ -123,7 +123,9 @@ bool same_file(const char *a, const char *b)
 	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int write_temp(const char *dest, const void *buf, size_t len, char **tmp)
+/* buf into a new temporary file next to dest, with dest's mode, fsync()ed;
+ * *tmp is its malloc()ed name, for the caller to rename() or unlink(). */
+static int write_temp(const char *dest, const void *buf, size_t len, char **tmp)
 {
 	size_t n = strlen(dest) + sizeof(".XXXXXX");
 	const char *p = buf;
@@ -174,18 +176,46 @@ fail:
 	return file_err(dest, err, 0);
 }
 
-int write_file(const char *dest, const void *buf, size_t len)
+int write_files(const struct file_out *f, int n)
 {
-	char *tmp;
-	int err;
+	char **tmp = calloc(n ? n : 1, sizeof(*tmp));
+	int i, done = 0, err = 0;
 
-	err = write_temp(dest, buf, len, &tmp);
-	if (err)
-		return err;
-	if (rename(tmp, dest) < 0) {
-		err = file_err(dest, -errno, 0);
-		unlink(tmp);
+	if (!tmp)
+		return file_err(n ? f[0].dest : "output", -ENOMEM, 0);
+	for (i = 0; i < n && !err; i++)
+		err = write_temp(f[i].dest, f[i].buf, f[i].len, &tmp[i]);
+	for (i = 0; i < n && !err; i++) {
+		if (rename(tmp[i], f[i].dest) < 0)
+			err = file_err(f[i].dest, -errno, 0);
+		else
+			done++;
+	}
+	/* a failed rename: the outputs renamed before it go too */
+	for (i = 0; err && i < done; i++)
+		unlink(f[i].dest);
+	for (i = 0; i < n; i++) {
+		if (tmp[i] && i >= done)
+			unlink(tmp[i]);
+		free(tmp[i]);
 	}
 	free(tmp);
 	return err;
+}
+
+int write_file(const char *dest, const void *buf, size_t len)
+{
+	struct file_out f = { dest, buf, len };
+
+	return write_files(&f, 1);
+}
+
+const char *output_is_input(const char *out, const char *const *in, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (in[i] && same_file(out, in[i]))
+			return in[i];
+	return NULL;
 }

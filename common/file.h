@@ -12,14 +12,23 @@
 /* Read at most max bytes of path (a regular file, a pipe, a device);
  * *buf is malloc()ed and NUL-terminated.  -EFBIG past max. */
 int read_file(const char *path, size_t max, unsigned char **buf, size_t *len);
-/* Write buf to a new temporary file next to dest, with dest's mode if it
- * is a file (0666 & ~umask if it does not exist; -EINVAL if it is not a
- * regular file), fsync()ed; *tmp is its malloc()ed name, for the caller to
- * rename() or unlink(). */
-int write_temp(const char *dest, const void *buf, size_t len, char **tmp);
-/* write_temp(), then rename() it to dest: dest is complete or untouched. */
+/* buf to dest through a temporary next to it, fsync()ed and rename()d:
+ * dest is complete or untouched.  An existing dest keeps its mode; one that
+ * is not a regular file is refused (-EINVAL), never renamed over. */
 int write_file(const char *dest, const void *buf, size_t len);
 /* The same name, or both exist and are one inode: an output that is an input. */
 bool same_file(const char *a, const char *b);
+/* The first of in[0..n) (NULLs skipped) that is the same file as out, or NULL. */
+const char *output_is_input(const char *out, const char *const *in, size_t n);
+
+struct file_out {
+	const char *dest;
+	const void *buf;
+	size_t len;
+};
+
+/* Every file written to its temporary before any is renamed: a failure
+ * leaves none of them (a failed rename removes the ones renamed before). */
+int write_files(const struct file_out *f, int n);
 
 #endif /* KIT_FILE_H */

@@ -32,8 +32,8 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	int err;
 
 	/* replacing HEADER is the default; any other input would be lost */
-	if (same_file(out, p->val[O_SIG]) || (p->val[O_CERT] && same_file(out, p->val[O_CERT])) ||
-	    (p->val[O_CA] && same_file(out, p->val[O_CA])))
+	if (output_is_input(out, (const char *const[]){ p->val[O_SIG], p->val[O_CERT], p->val[O_CA] },
+			    3))
 		return usage_error(cmd, "%s: the output is an input", out);
 	err = read_file(path, LSKEL_MAX_SIZE, &text, &len);
 	if (err)

@@ -2,11 +2,8 @@
 /* gen-loader OBJ.bpf.o -o NAME.lskel.h: the signed light skeleton. */
 #include <errno.h>
 #include <limits.h>
-#include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmds.h"
 #include "digest.h"
@@ -72,58 +69,21 @@ static int sign_payload(const struct parsed *p, const void *payload, size_t len,
 /* No output may be an input, or the other output: each would be lost. */
 static int check_outputs(const struct cmd *cmd, const struct parsed *p)
 {
-	static const int ins[] = { O_KEY, O_CERT, O_BTF };
-	const char *out = p->val[O_OUT], *pay = p->val[O_PAYLOAD];
-	size_t i;
+	const char *out = p->val[O_OUT], *pay = p->val[O_PAYLOAD], *in;
+	const char *const ins[] = { p->args[0], p->val[O_KEY], p->val[O_CERT], p->val[O_BTF] };
 
-	if (same_file(out, p->args[0]) || (pay && same_file(pay, p->args[0])))
-		return usage_error(cmd, "%s: an output is the object itself", p->args[0]);
 	if (pay && same_file(out, pay))
 		return usage_error(cmd, "%s: --out and --payload-out are the same file", out);
-	for (i = 0; i < ARRAY_SIZE(ins); i++) {
-		const char *in = p->val[ins[i]];
-
-		if (in && (same_file(out, in) || (pay && same_file(pay, in))))
-			return usage_error(cmd, "%s: an output is the --%s input",
-					   in, gen_opts[ins[i]].name);
-	}
+	in = output_is_input(out, ins, ARRAY_SIZE(ins));
+	if (!in && pay)
+		in = output_is_input(pay, ins, ARRAY_SIZE(ins));
+	if (in == ins[0])
+		return usage_error(cmd, "%s: an output is the object itself", in);
+	if (in)
+		return usage_error(cmd, "%s: an output is the --%s input", in,
+				   in == ins[1] ? gen_opts[O_KEY].name :
+				   in == ins[2] ? gen_opts[O_CERT].name : gen_opts[O_BTF].name);
 	return 0;
-}
-
-/* Both files complete before either is renamed: a failure leaves neither. */
-static int write_outputs(const struct parsed *p, const void *payload, size_t len,
-			 const char *hdr, size_t hdr_len)
-{
-	const char *out = p->val[O_OUT], *pay = p->val[O_PAYLOAD];
-	char *tmp_pay = NULL, *tmp_hdr = NULL;
-	bool renamed = false;
-	int err = 0;
-
-	if (pay)
-		err = write_temp(pay, payload, len, &tmp_pay);
-	if (!err)
-		err = write_temp(out, hdr, hdr_len, &tmp_hdr);
-	if (!err && pay) {
-		if (rename(tmp_pay, pay) < 0)
-			err = kit_err(-errno, "%s: %s", pay, strerror(errno));
-		else
-			renamed = true;
-	}
-	if (!err) {
-		if (rename(tmp_hdr, out) < 0)
-			err = kit_err(-errno, "%s: %s", out, strerror(errno));
-		else
-			tmp_hdr[0] = '\0';
-	}
-	if (err && renamed)
-		unlink(pay);	/* a payload without its header is no output */
-	if (tmp_pay && !renamed)
-		unlink(tmp_pay);
-	if (tmp_hdr && tmp_hdr[0])
-		unlink(tmp_hdr);
-	free(tmp_pay);
-	free(tmp_hdr);
-	return err;
 }
 
 static int run_gen(const struct cmd *cmd, const struct parsed *p)
@@ -192,7 +152,11 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 		kit_err(err, "%s: %s", obj, kit_last_error());
 		goto out;
 	}
-	err = write_outputs(p, payload, len, hdr, hdr_len);
+	/* header and payload both, or neither */
+	err = write_files((const struct file_out[]){
+				{ p->val[O_OUT], hdr, hdr_len },
+				{ p->val[O_PAYLOAD], payload, len },
+			  }, p->val[O_PAYLOAD] ? 2 : 1);
 out:
 	free(hdr);
 	free(tail);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmds.h"
 #include "internal.h"
@@ -34,7 +33,6 @@ static const struct exit_code exits[] = {
 struct pending {
 	const char *payload;
 	char *dest;
-	char *tmp;
 	unsigned char *sig;
 	size_t sig_len;
 };
@@ -80,13 +78,11 @@ static int sign_one(struct bpfsign_signer *s, struct pending *p,
  * be replaced by the signature. */
 static int check_dest(const struct parsed *a, const struct pending *p)
 {
-	const char *in[] = { p->payload, a->val[O_KEY], a->val[O_CERT] };
-	size_t i;
+	const char *const in[] = { p->payload, a->val[O_KEY], a->val[O_CERT] };
 
-	for (i = 0; i < ARRAY_SIZE(in); i++)
-		if (in[i] && same_file(p->dest, in[i]))
-			return kit_err(-EINVAL, "%s: the output is an input, refusing to replace it",
-				       p->dest);
+	if (output_is_input(p->dest, in, ARRAY_SIZE(in)))
+		return kit_err(-EINVAL, "%s: the output is an input, refusing to replace it",
+			       p->dest);
 	return 0;
 }
 
@@ -94,6 +90,7 @@ static int run(const struct cmd *cmd, const struct parsed *a)
 {
 	struct bpfsign_signer *s = NULL;
 	struct pending *p = NULL;
+	struct file_out *f;
 	int i, n, err;
 
 	if (a->val[O_OUT] && a->nr_args > 1)
@@ -116,22 +113,18 @@ static int run(const struct cmd *cmd, const struct parsed *a)
 		if (!err)
 			err = check_dest(a, &p[i]);
 	}
-	for (i = 0; i < n && !err; i++)
-		err = write_temp(p[i].dest, p[i].sig, p[i].sig_len, &p[i].tmp);
-	for (i = 0; i < n && !err; i++) {
-		if (rename(p[i].tmp, p[i].dest) < 0) {
-			err = -errno;
-			kit_err(err, "%s: %s", p[i].dest, strerror(-err));
-			break;
-		}
-		free(p[i].tmp);
-		p[i].tmp = NULL;
+	if (!err) {
+		f = calloc(n, sizeof(*f));
+		if (!f)
+			err = kit_err(-ENOMEM, "sign: %s", strerror(ENOMEM));
+		for (i = 0; f && i < n; i++)
+			f[i] = (struct file_out){ p[i].dest, p[i].sig, p[i].sig_len };
+		if (f)
+			err = write_files(f, n);
+		free(f);
 	}
 out:
 	for (i = 0; p && i < n; i++) {
-		if (p[i].tmp)
-			unlink(p[i].tmp);
-		free(p[i].tmp);
 		free(p[i].dest);
 		free(p[i].sig);
 	}

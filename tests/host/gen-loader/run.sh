@@ -578,7 +578,7 @@ t_edge_outputs() {
 # Two outputs: both are written or neither (the help says nothing is written).
 t_edge_all_or_nothing() {
 	run "$gl" "$obj" -o nodir/x.h --payload-out p.bin --btf "$vmlinux"
-	# write_outputs(): the header fails after the payload was ready
+	# write_files(): the header fails after the payload was ready
 	expect_rc 1 "-o in a missing directory" && expect_err "nodir/x.h" || return 1
 	[ ! -e p.bin ] || { echo "the payload was left behind"; return 1; }
 	ls p.bin.?????? 2>/dev/null && { echo "temporary file left"; return 1; }
