@@ -8,7 +8,7 @@
 #
 # Usage: qemu/run-guest.sh [TEST...]      environment: BPFSIGN_INJECT=fail|warn|kasan|leak,
 #        BPFSIGN_KERNEL=debug|release,
-#        BPFSIGN_ACCEL=kvm|tcg, BPFSIGN_TIMEOUT=seconds, BPFSIGN_CMDLINE=extra,
+#        BPFSIGN_ACCEL=kvm|tcg, BPFSIGN_SMP=cpus, BPFSIGN_LOG=file, BPFSIGN_TIMEOUT=seconds, BPFSIGN_CMDLINE=extra,
 #        BPFSIGN_QUIET=1 (terminal shows test lines only)
 set -eu
 . "$(dirname "$0")/../scripts/env.sh"
@@ -16,7 +16,8 @@ set -eu
 kernel=$kimage
 guestbin=$build/guest
 initrd=$build/initramfs-$flavour.cpio.gz
-log=$build/guest.log
+# BPFSIGN_LOG: boots that run side by side each keep their own console log
+log=${BPFSIGN_LOG:-$build/guest.log}
 timeout=${BPFSIGN_TIMEOUT:-600}
 
 die() { echo "run-guest: $*" >&2; exit 1; }
@@ -33,7 +34,9 @@ copy_bin() {
 }
 
 mkinitramfs() {
-	root=$build/initramfs
+	# private names, renamed into place: boots started side by side may
+	# both find the image stale
+	root=$build/initramfs.$$
 	rm -rf "$root"
 	mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/proc" "$root/sys" \
 		"$root/dev" "$root/tmp" "$root/tests" "$root/etc"
@@ -49,7 +52,9 @@ mkinitramfs() {
 	[ ! -f "$leak" ] || cp "$leak" "$root/tests/"
 	chmod +x "$root/init"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-		gzip -n -1 > "$initrd"
+		gzip -n -1 > "$initrd.$$"
+	mv "$initrd.$$" "$initrd"
+	rm -rf "$root"
 }
 
 # QEMU with KVM is much faster, but the paravirtual /dev/kvm of some hosts
@@ -96,7 +101,7 @@ extra=
 [ "$flavour" = release ] || extra="kasan_multi_shot panic_on_warn=0"
 set +e
 # shellcheck disable=SC2086
-timeout "$timeout" qemu-system-x86_64 $acc -smp 2 -m ${BPFSIGN_MEM:-1024} -nographic -no-reboot \
+timeout "$timeout" qemu-system-x86_64 $acc -smp ${BPFSIGN_SMP:-2} -m ${BPFSIGN_MEM:-1024} -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 lsm=bpf $extra BPFSIGN_ARGS=\"$args\" BPFSIGN_INJECT=${BPFSIGN_INJECT:-} ${BPFSIGN_CMDLINE:-}" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" | show

@@ -115,6 +115,10 @@ configure() {
 }
 
 mkdir -p "$build"
+# One kernel build at a time: both flavours share the tree and its series,
+# and two builds would not fit this machine anyway.
+exec 9>"$build/.kernel.lock"
+flock 9
 [ -d "$src/.git" ] || extract
 apply_series
 configure
