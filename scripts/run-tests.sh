@@ -58,7 +58,7 @@ for s in "$@"; do
 		run_suite guest-enforce status_of "$build/suite-guest-enforce.log" \
 			"$top/qemu/run-guest.sh" enforce_boot_param enforce_caller_keyring_refused \
 			bpftool_signed_enforced bpftool_signed_metadata_flipped \
-			bpftool_signed_insns_only
+			bpftool_signed_insns_only bpftool_prog_load_enforced
 		# The .bpf keyring, provisioned the way an initramfs would.
 		export BPFSIGN_CMDLINE=bpf.keyring_unsealed=1
 		run_suite guest-bpf-keyring status_of "$build/suite-guest-bpf-keyring.log" \

@@ -79,3 +79,8 @@ $(OBJ)/skel_counter_bt_insns_only.lskel.h: $(OBJ)/skel_counter.bpf.o $(BT_SKEL) 
 		--out $@.p7s $@.insns
 	python3 $(BT_SKEL) put $@.signed opts_sig $@.p7s $@
 	rm -f $@.signed $@.insns $@.p7s
+
+# bpftool prog load -S signs this object in the guest
+all: $(OUT)/skel_counter.bpf.o
+$(OUT)/skel_counter.bpf.o: $(OBJ)/skel_counter.bpf.o | $(OUT)
+	cp $< $@

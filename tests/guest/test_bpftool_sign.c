@@ -5,10 +5,17 @@
  * them from the builtin keyring as it takes gen-loader's, and refuses a
  * changed metadata byte and a signature over the instructions only (the
  * form before load-time verification), each with EKEYREJECTED.
+ *
+ * bpftool prog load -S signs the loader it generates at load time and adds
+ * the certificate to the session keyring: verified against a caller keyring,
+ * which bpf_sig_enforce does not trust.
  */
+#include <stdio.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
+#include "audit.h"
 #include "runner.h"
 #include "util.h"
 #include "skel_counter_bt.lskel.h"
@@ -70,4 +77,90 @@ TEST_EXPLICIT(bpftool_signed_insns_only)
 {
 	EXPECT_REJECTED(skel_counter_bt_insns_only, "a signature over the instructions only",
 			"signature verification failed (-129)");
+}
+
+/*
+ * Run the guest's bpftool: prog load -S of skel_counter.bpf.o signed with
+ * KEY, against CERT (in /tests/keys); its exit status, its output in OUT.
+ * In a session keyring of its own: the certificate bpftool adds must not
+ * reach the other tests' session keyring.
+ */
+static int bpftool_load_signed(const char *key, const char *cert, char *out, size_t len)
+{
+	char cmd[256];
+	size_t n;
+	FILE *f;
+	int rc;
+
+	snprintf(cmd, sizeof(cmd),
+		 "keyctl session - bpftool prog load -S -k /tests/keys/%s -i /tests/keys/%s "
+		 "/tests/skel_counter.bpf.o 2>&1", key, cert);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = 0;
+	rc = pclose(f);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/*
+ * Expect bpftool prog load -S with KEY and CERT to exit 0, or else to fail
+ * and print ERR; and the loader's audit record NEEDLE, or none at all.
+ */
+static void expect_prog_load(const char *key, const char *cert, const char *err,
+			     const char *needle, const char *what)
+{
+	char out[4096], rec[1024];
+	int afd = audit_open(), rc, found;
+
+	if (!ASSERT_OK(afd, "register as the audit daemon"))
+		return;
+	rc = bpftool_load_signed(key, cert, out, sizeof(out));
+	if (!err)
+		ASSERT_EQ(rc, 0, what);
+	else if (ASSERT_TRUE(rc > 0, what))
+		ASSERT_HAS(out, err, "bpftool names the failure");
+	found = audit_find(afd, needle ?: "op=LOAD", rec, sizeof(rec), 2000);
+	if (needle)
+		ASSERT_OK(found, "the loader's audit record");
+	else
+		ASSERT_TRUE(found < 0, "nothing reached BPF_PROG_LOAD");
+	if (!found)
+		printf("#   audit: %s\n", rec);
+	if (test_failed())
+		printf("# bpftool: %s\n", out);
+	audit_close(afd);
+}
+
+/* prog load -S: the loader is verified against the certificate bpftool put in the session keyring */
+TEST(bpftool_prog_load_signed)
+{
+	expect_prog_load("signing.key", "signing.crt", NULL,
+			 "op=LOAD verdict=verified keyring=user", "bpftool prog load -S loads");
+}
+
+/*
+ * Any key verifies against the session keyring it brings along: prog load -S
+ * proves nothing unless enforcement or a policy decides which keyrings count.
+ */
+TEST(bpftool_prog_load_any_key)
+{
+	expect_prog_load("untrusted.key", "untrusted.crt", NULL,
+			 "op=LOAD verdict=verified keyring=user", "prog load -S with an untrusted key");
+}
+
+/* OpenSSL's key/certificate match in bpftool: refused before any bpf() call */
+TEST(bpftool_prog_load_key_mismatch)
+{
+	expect_prog_load("untrusted.key", "signing.crt", "failed to sign program", NULL,
+			 "prog load -S with a key that is not the certificate's");
+}
+
+/* under bpf_sig_enforce=1 the session keyring is a caller keyring: EPERM, verdict kept */
+TEST_EXPLICIT(bpftool_prog_load_enforced)
+{
+	expect_prog_load("signing.key", "signing.crt", "err -1\n",
+			 "res=0 errno=-1 verdict=verified keyring=user",
+			 "prog load -S refused under enforcement");
 }
