@@ -115,7 +115,8 @@ static int check_reemit(struct verdict *v, const char *text, size_t len,
 }
 
 int check_header(const char *path, const char *text, size_t text_len,
-		 const struct lskel *h, const char *cert, const char *ca, struct verdict *v)
+		 const struct lskel *h, const struct bpfsign_verifier *vf,
+		 struct verdict *v)
 {
 	const struct lskel_block *sig = &h->r[R_SIGNATURE];
 	unsigned char *payload;
@@ -155,9 +156,9 @@ int check_header(const char *path, const char *text, size_t text_len,
 		return reject(v, path, "%sthe header is unsigned (sign its payload and run gen-loader attach)",
 			      v->excl_ok ? "" : "excl_hash is not the loader's digest, and ");
 	}
-	v->sig_err = bpfsign_verify(payload, len, sig->buf, sig->len, cert, ca, &v->rep);
+	v->sig_err = bpfsign_verifier_verify(vf, payload, len, sig->buf, sig->len, &v->rep);
 	free(payload);
-	/* the kernel's rules did not run: the certificate cannot be read */
+	/* the kernel's rules did not run: bad arguments */
 	if (v->sig_err && !v->rep.checked)
 		return kit_err(v->sig_err, "%s", bpfsign_last_error());
 

@@ -36,10 +36,12 @@ struct verdict {
  * v->modified, v->reason names the first differing line), and its
  * signature verifies over insns || data.  -EKEYREJECTED when it does not:
  * v->reason says why (and is the recorded error).  Other negative errnos:
- * the certificate cannot be read, out of memory.
+ * out of memory.  vf: the certificates, read once per command
+ * (bpfsign_verifier_load()).
  */
 int check_header(const char *path, const char *text, size_t text_len,
-		 const struct lskel *h, const char *cert, const char *ca, struct verdict *v);
+		 const struct lskel *h, const struct bpfsign_verifier *vf,
+		 struct verdict *v);
 /* The report of check_header(), as key: value lines or JSON. */
 void check_report(struct out *o, const char *path, const struct lskel *h,
 		  const struct verdict *v);

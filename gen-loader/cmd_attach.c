@@ -26,6 +26,7 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	unsigned char *text = NULL, *sig = NULL;
 	struct skel_parts parts = { 0 };
 	size_t len, sig_len, new_len;
+	struct bpfsign_verifier *vf = NULL;
 	struct verdict v;
 	struct lskel h, signed_h;
 	char *buf = NULL;
@@ -54,8 +55,14 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 		goto out;
 	}
 
+	/* the certificates, read once for both checks */
+	err = bpfsign_verifier_load(p->val[O_CERT], p->val[O_CA], &vf);
+	if (err) {
+		err = kit_err(err, "%s", bpfsign_last_error());
+		goto out;
+	}
 	/* refuse to sign a header that is not what gen-loader wrote */
-	err = check_header(path, (const char *)text, len, &h, p->val[O_CERT], p->val[O_CA], &v);
+	err = check_header(path, (const char *)text, len, &h, vf, &v);
 	if (v.modified || (err && err != -EKEYREJECTED))
 		goto out;
 	parts.name = h.name;
@@ -72,13 +79,13 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	if (!err)
 		err = lskel_parse(out, buf, new_len, &signed_h);
 	if (!err) {
-		err = check_header(p->val[O_SIG], buf, new_len, &signed_h, p->val[O_CERT],
-				   p->val[O_CA], &v);
+		err = check_header(p->val[O_SIG], buf, new_len, &signed_h, vf, &v);
 		lskel_free(&signed_h);
 	}
 	if (!err)
 		err = write_file(out, buf, new_len);
 out:
+	bpfsign_verifier_free(vf);
 	free(buf);
 	free(sig);
 	lskel_free(&h);

@@ -45,6 +45,7 @@ static int sign_payload(const struct parsed *p, const void *payload, size_t len,
 			unsigned char **sig, size_t *sig_len)
 {
 	BPFSIGN_OPTS(bpfsign_sign_opts, sopts, .digest = p->val[O_DIGEST]);
+	struct bpfsign_verifier *vf = NULL;
 	struct bpfsign_signer *s;
 	int err;
 
@@ -52,11 +53,17 @@ static int sign_payload(const struct parsed *p, const void *payload, size_t len,
 	if (err)
 		return kit_err(err, "%s", bpfsign_last_error());
 	err = bpfsign_sign(s, payload, len, sig, sig_len);
-	bpfsign_signer_free(s);
-	if (err)
+	if (err) {
+		bpfsign_signer_free(s);
 		return kit_err(err, "%s", bpfsign_last_error());
-	/* never write a header the certificate does not verify */
-	err = bpfsign_verify(payload, len, *sig, *sig_len, p->val[O_CERT], NULL, NULL);
+	}
+	/* never write a header the certificate does not verify: the
+	 * signer's certificate, not read a second time */
+	err = bpfsign_signer_verifier(s, &vf);
+	bpfsign_signer_free(s);
+	if (!err)
+		err = bpfsign_verifier_verify(vf, payload, len, *sig, *sig_len, NULL);
+	bpfsign_verifier_free(vf);
 	if (err) {
 		free(*sig);
 		*sig = NULL;

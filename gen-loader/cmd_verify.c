@@ -33,7 +33,8 @@ static void report_error(const struct parsed *p, const char *path, const char *v
 	out_end(&o);
 }
 
-static int verify_one(const struct parsed *p, const char *path)
+static int verify_one(const struct parsed *p, const char *path,
+		      const struct bpfsign_verifier *vf)
 {
 	unsigned char *text;
 	struct verdict v;
@@ -53,7 +54,7 @@ static int verify_one(const struct parsed *p, const char *path)
 		report_error(p, path, "malformed", err);
 		return err;
 	}
-	err = check_header(path, (const char *)text, len, &h, p->val[O_CERT], p->val[O_CA], &v);
+	err = check_header(path, (const char *)text, len, &h, vf, &v);
 	free(text);
 	if (!err || err == -EKEYREJECTED) {
 		out_begin(&o, stdout, p->val[O_JSON] != NULL);
@@ -69,12 +70,21 @@ static int verify_one(const struct parsed *p, const char *path)
 /* Every HEADER in one process; the exit code is the first failure's. */
 static int run_verify(const struct cmd *cmd, const struct parsed *p)
 {
+	struct bpfsign_verifier *vf;
 	int i, err, first = 0, failed = 0;
 	char first_msg[512] = "";
 
 	(void)cmd;
+	/* the certificates are read once, for every header */
+	err = bpfsign_verifier_load(p->val[O_CERT], p->val[O_CA], &vf);
+	if (err) {
+		kit_err(err, "%s", bpfsign_last_error());
+		for (i = 0; i < p->nr_args; i++)
+			report_error(p, p->args[i], NULL, err);
+		return err;
+	}
 	for (i = 0; i < p->nr_args; i++) {
-		err = verify_one(p, p->args[i]);
+		err = verify_one(p, p->args[i], vf);
 		if (!err)
 			continue;
 		failed++;
@@ -85,6 +95,7 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 		if (p->nr_args > 1)
 			fprintf(stderr, "gen-loader verify: %s\n", kit_last_error());
 	}
+	bpfsign_verifier_free(vf);
 	if (first && p->nr_args > 1)
 		kit_err(first, "%d of %d headers failed; the first: %s", failed, p->nr_args,
 			first_msg);

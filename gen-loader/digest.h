@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* SHA-256, from the patched libbpf (no OpenSSL in gen-loader). */
+/* SHA-256 (libcrypto) and the kernel's program digest. */
 #ifndef GEN_LOADER_DIGEST_H
 #define GEN_LOADER_DIGEST_H
 

@@ -75,7 +75,7 @@ static void report_error(const struct parsed *a, const char *sig, int err)
 }
 
 static int verify_one(const struct cmd *cmd, const struct parsed *a, const char *path,
-		      STACK_OF(X509) *certs, const char *certs_name)
+		      const struct bpfsign_verifier *v)
 {
 	unsigned char *sig = NULL, *data = NULL;
 	struct bpfsign_report rep;
@@ -93,7 +93,7 @@ static int verify_one(const struct cmd *cmd, const struct parsed *a, const char 
 	if (!err)
 		err = read_file(payload, INT_MAX, &data, &len);
 	if (!err) {
-		err = bpfsign__verify_certs(data, len, sig, sig_len, certs, certs_name, &rep);
+		err = bpfsign_verifier_verify(v, data, len, sig, sig_len, &rep);
 		report(a, path, payload, &rep);
 	} else {
 		report_error(a, path, err);
@@ -115,17 +115,17 @@ static int verify_one(const struct cmd *cmd, const struct parsed *a, const char 
 static int run(const struct cmd *cmd, const struct parsed *a)
 {
 	const char *certs_name = a->val[O_CERT] ? a->val[O_CERT] : a->val[O_CA];
-	STACK_OF(X509) *certs = NULL;
+	struct bpfsign_verifier *v;
 	int i, err, first = 0, failed = 0;
 	char first_msg[512] = "";
 
-	err = bpfsign__load_certs(certs_name, a->val[O_CERT] ? 1 : INT_MAX, &certs);
+	err = bpfsign_verifier_load(a->val[O_CERT], a->val[O_CA], &v);
 	if (err) {
 		report_error(a, certs_name, err);
 		return err == -EINVAL ? -ENOEXEC : err;
 	}
 	for (i = 0; i < a->nr_args; i++) {
-		err = verify_one(cmd, a, a->args[i], certs, certs_name);
+		err = verify_one(cmd, a, a->args[i], v);
 		if (err > 0) {		/* a usage error, printed */
 			first = first ? first : err;
 			break;
@@ -140,7 +140,7 @@ static int run(const struct cmd *cmd, const struct parsed *a)
 		if (a->nr_args > 1)
 			fprintf(stderr, "bpfsign verify: %s\n", bpfsign_last_error());
 	}
-	sk_X509_pop_free(certs, X509_free);
+	bpfsign_verifier_free(v);
 	if (first < 0 && a->nr_args > 1)
 		kit_err(first, "%d of %d signatures failed; the first: %s", failed,
 			a->nr_args, first_msg);

@@ -36,5 +36,8 @@ int bpfsign__verify_certs(const void *data, size_t len,
 			  const unsigned char *sig, size_t sig_len,
 			  STACK_OF(X509) *certs, const char *certs_name,
 			  struct bpfsign_report *rep);
+/* verify.c: a verifier of one certificate already loaded (up-referenced). */
+int bpfsign__signer_verifier(X509 *cert, const char *name,
+			     struct bpfsign_verifier **out);
 
 #endif /* BPFSIGN_INTERNAL_H */

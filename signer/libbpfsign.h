@@ -57,7 +57,15 @@
 extern "C" {
 #endif
 
-#define BPFSIGN_VERSION "1.0.0"
+#define BPFSIGN_VERSION "1.1.0"
+
+/*
+ * The library exports these functions and nothing else (libbpfsign.map);
+ * everything else in it is hidden, in the shared and the static library.
+ */
+#ifndef LIBBPFSIGN_API
+#define LIBBPFSIGN_API __attribute__((visibility("default")))
+#endif
 
 /* Largest signature and certificate file the library reads. */
 #define BPFSIGN_MAX_SIG_SIZE (1u << 20)
@@ -88,17 +96,17 @@ struct bpfsign_signer;
  *   opts   NULL for the defaults.
  * The key and certificate are checked as described above (-EKEYREJECTED).
  */
-int bpfsign_signer_load(const char *key, const char *cert,
-			const struct bpfsign_sign_opts *opts,
-			struct bpfsign_signer **out);
-void bpfsign_signer_free(struct bpfsign_signer *s);
+LIBBPFSIGN_API int bpfsign_signer_load(const char *key, const char *cert,
+				       const struct bpfsign_sign_opts *opts,
+				       struct bpfsign_signer **out);
+LIBBPFSIGN_API void bpfsign_signer_free(struct bpfsign_signer *s);
 
 /*
  * Sign len bytes at data.  On success *sig is a malloc()ed DER detached
  * CMS SignedData of *sig_len bytes; free() it.
  */
-int bpfsign_sign(struct bpfsign_signer *s, const void *data, size_t len,
-		 unsigned char **sig, size_t *sig_len);
+LIBBPFSIGN_API int bpfsign_sign(struct bpfsign_signer *s, const void *data, size_t len,
+				unsigned char **sig, size_t *sig_len);
 
 enum bpfsign_signer_id {
 	BPFSIGN_ID_NONE = 0,		/* no SignerInfo */
@@ -142,8 +150,8 @@ struct bpfsign_info {
  * Parse a DER signature and describe it.  A pure function of its input: no
  * I/O, and it leaves no entry on OpenSSL's error queue.  Fuzzed.
  */
-int bpfsign_inspect(const unsigned char *sig, size_t len,
-		    struct bpfsign_info *info);
+LIBBPFSIGN_API int bpfsign_inspect(const unsigned char *sig, size_t len,
+				   struct bpfsign_info *info);
 
 /* The outcome of bpfsign_verify(). */
 struct bpfsign_report {
@@ -167,16 +175,39 @@ struct bpfsign_report {
  * rep may be NULL.  Returns 0 when the signature verifies, else the
  * negative errno of the first failed check (see above).
  */
-int bpfsign_verify(const void *data, size_t len,
-		   const unsigned char *sig, size_t sig_len,
-		   const char *cert, const char *ca_bundle,
-		   struct bpfsign_report *rep);
+LIBBPFSIGN_API int bpfsign_verify(const void *data, size_t len,
+				  const unsigned char *sig, size_t sig_len,
+				  const char *cert, const char *ca_bundle,
+				  struct bpfsign_report *rep);
+
+/*
+ * Verifying many signatures against the same certificates: they are read
+ * and parsed once.
+ *   bpfsign_verifier_load()    exactly one of cert and ca_bundle, as in
+ *                              bpfsign_verify(); -EINVAL, -ENOENT, ... as
+ *                              for any file (report.checked stays false)
+ *   bpfsign_signer_verifier()  the signer's own certificate, as cert (no
+ *                              file is read): check what was just signed
+ *   bpfsign_verifier_verify()  bpfsign_verify() against v; v is not
+ *                              changed, and may be shared by threads
+ */
+struct bpfsign_verifier;
+
+LIBBPFSIGN_API int bpfsign_verifier_load(const char *cert, const char *ca_bundle,
+					 struct bpfsign_verifier **out);
+LIBBPFSIGN_API int bpfsign_signer_verifier(const struct bpfsign_signer *s,
+					   struct bpfsign_verifier **out);
+LIBBPFSIGN_API int bpfsign_verifier_verify(const struct bpfsign_verifier *v,
+					   const void *data, size_t len,
+					   const unsigned char *sig, size_t sig_len,
+					   struct bpfsign_report *rep);
+LIBBPFSIGN_API void bpfsign_verifier_free(struct bpfsign_verifier *v);
 
 /* One line about the last failure in this thread ("" if none). */
-const char *bpfsign_last_error(void);
+LIBBPFSIGN_API const char *bpfsign_last_error(void);
 
 /* "EKEYREJECTED" for -EKEYREJECTED, ...: for machine-readable output. */
-const char *bpfsign_errno_name(int err);
+LIBBPFSIGN_API const char *bpfsign_errno_name(int err);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 struct bpfsign_signer {
 	EVP_PKEY *pkey;
 	X509 *cert;
+	char *cert_name;	/* the certificate's file, for messages */
 	const EVP_MD *md;
 	ENGINE *engine;		/* holds a pkcs11: key's token open */
 };
@@ -76,6 +77,11 @@ int bpfsign_signer_load(const char *key, const char *cert,
 		goto fail;
 	s->cert = sk_X509_shift(certs);
 	sk_X509_pop_free(certs, X509_free);
+	s->cert_name = strdup(cert);
+	if (!s->cert_name) {
+		err = kit_err(-ENOMEM, "signer: %s", strerror(ENOMEM));
+		goto fail;
+	}
 	err = bpfsign__check_cert(cert, s->cert);
 	if (err)
 		goto fail;
@@ -100,8 +106,17 @@ void bpfsign_signer_free(struct bpfsign_signer *s)
 		return;
 	EVP_PKEY_free(s->pkey);
 	X509_free(s->cert);
+	free(s->cert_name);
 	bpfsign__put_engine(s->engine);
 	free(s);
+}
+
+int bpfsign_signer_verifier(const struct bpfsign_signer *s,
+			    struct bpfsign_verifier **out)
+{
+	if (!s || !out)
+		return kit_err(-EINVAL, "verify: bad arguments");
+	return bpfsign__signer_verifier(s->cert, s->cert_name, out);
 }
 
 int bpfsign_sign(struct bpfsign_signer *s, const void *data, size_t len,

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <openssl/cms.h>
 #include <openssl/err.h>
@@ -80,27 +81,97 @@ int bpfsign__verify_certs(const void *data, size_t len,
 	return 0;
 }
 
+struct bpfsign_verifier {
+	STACK_OF(X509) *certs;	/* as the keys of a keyring */
+	char *name;		/* the file they came from, for messages */
+};
+
+static int verifier_new(STACK_OF(X509) *certs, const char *name,
+			struct bpfsign_verifier **out)
+{
+	struct bpfsign_verifier *v = calloc(1, sizeof(*v));
+
+	if (!v || !(v->name = strdup(name))) {
+		free(v);
+		sk_X509_pop_free(certs, X509_free);
+		return kit_err(-ENOMEM, "%s: %s", name, strerror(ENOMEM));
+	}
+	v->certs = certs;
+	*out = v;
+	return 0;
+}
+
+int bpfsign_verifier_load(const char *cert, const char *ca_bundle,
+			  struct bpfsign_verifier **out)
+{
+	const char *path = cert ? cert : ca_bundle;
+	STACK_OF(X509) *certs = NULL;
+	int err;
+
+	if (!cert == !ca_bundle || !out)
+		return kit_err(-EINVAL, "verify: give exactly one of cert and ca_bundle");
+	err = bpfsign__load_certs(path, cert ? 1 : INT_MAX, &certs);
+	if (err)
+		return err;
+	return verifier_new(certs, path, out);
+}
+
+int bpfsign__signer_verifier(X509 *cert, const char *name,
+			     struct bpfsign_verifier **out)
+{
+	STACK_OF(X509) *certs = sk_X509_new_null();
+
+	if (!certs || !sk_X509_push(certs, cert)) {
+		sk_X509_free(certs);
+		return kit_err(-ENOMEM, "%s: %s", name, strerror(ENOMEM));
+	}
+	X509_up_ref(cert);
+	return verifier_new(certs, name, out);
+}
+
+void bpfsign_verifier_free(struct bpfsign_verifier *v)
+{
+	if (!v)
+		return;
+	sk_X509_pop_free(v->certs, X509_free);
+	free(v->name);
+	free(v);
+}
+
+int bpfsign_verifier_verify(const struct bpfsign_verifier *v,
+			    const void *data, size_t len,
+			    const unsigned char *sig, size_t sig_len,
+			    struct bpfsign_report *rep)
+{
+	struct bpfsign_report local;
+
+	if (!rep)
+		rep = &local;
+	memset(rep, 0, sizeof(*rep));
+	if (!v || (!data && len) || (!sig && sig_len)) {
+		kit_err(-EINVAL, "verify: bad arguments");
+		return fail(rep, -EINVAL);
+	}
+	return bpfsign__verify_certs(data, len, sig, sig_len, v->certs, v->name, rep);
+}
+
+/* The one-shot form: the certificates are read for this signature only. */
 int bpfsign_verify(const void *data, size_t len,
 		   const unsigned char *sig, size_t sig_len,
 		   const char *cert, const char *ca_bundle,
 		   struct bpfsign_report *rep)
 {
+	struct bpfsign_verifier *v;
 	struct bpfsign_report local;
-	STACK_OF(X509) *certs = NULL;
-	const char *path = cert ? cert : ca_bundle;
 	int err;
 
 	if (!rep)
 		rep = &local;
 	memset(rep, 0, sizeof(*rep));
-	if (!cert == !ca_bundle || (!data && len)) {
-		kit_err(-EINVAL, "verify: give exactly one of cert and ca_bundle");
-		return fail(rep, -EINVAL);
-	}
-	err = bpfsign__load_certs(path, cert ? 1 : INT_MAX, &certs);
+	err = bpfsign_verifier_load(cert, ca_bundle, &v);
 	if (err)
 		return fail(rep, err);
-	err = bpfsign__verify_certs(data, len, sig, sig_len, certs, path, rep);
-	sk_X509_pop_free(certs, X509_free);
+	err = bpfsign_verifier_verify(v, data, len, sig, sig_len, rep);
+	bpfsign_verifier_free(v);
 	return err;
 }

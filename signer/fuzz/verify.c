@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer: the parse and check path of bpfsign_verify().  Input: one byte
- * n, then n bytes of payload, then the signature; the signers are the test
- * keys' certificates, loaded once.
+ * libFuzzer: the parse and check path of bpfsign_verify(), through the
+ * public API.  Input: one byte n, then n bytes of payload, then the
+ * signature; the signers are the test keys' certificates, loaded once.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "libbpfsign.h"
 
-static STACK_OF(X509) *certs;
+static struct bpfsign_verifier *verifier;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -19,7 +19,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
-	if (!bundle || bpfsign__load_certs(bundle, 16, &certs)) {
+	if (!bundle || bpfsign_verifier_load(NULL, bundle, &verifier)) {
 		fprintf(stderr, "fuzz-verify: set BPFSIGN_FUZZ_CERTS to a PEM bundle\n");
 		exit(1);
 	}
@@ -36,7 +36,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = data[0];
 	if (n > size - 1)
 		n = size - 1;
-	bpfsign__verify_certs(data + 1, n, data + 1 + n, size - 1 - n, certs,
-			      "fuzz", &rep);
+	bpfsign_verifier_verify(verifier, data + 1, n, data + 1 + n, size - 1 - n, &rep);
 	return 0;
 }
