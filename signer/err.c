@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The last failure of this thread, and errno names for JSON output. */
-#include <errno.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -10,32 +10,13 @@ const char *bpfsign_last_error(void)
 	return kit_last_error();
 }
 
+/* glibc's names (strerrorname_np(), 2.32), so every errno has its own */
 const char *bpfsign_errno_name(int err)
 {
-	static const struct {
-		int err;
-		const char *name;
-	} names[] = {
-		{ 0, "OK" },
-		{ -EINVAL, "EINVAL" },
-		{ -ENOENT, "ENOENT" },
-		{ -EACCES, "EACCES" },
-		{ -EISDIR, "EISDIR" },
-		{ -EFBIG, "EFBIG" },
-		{ -ENOMEM, "ENOMEM" },
-		{ -EIO, "EIO" },
-		{ -EBADMSG, "EBADMSG" },
-		{ -ENOKEY, "ENOKEY" },
-		{ -ENOPKG, "ENOPKG" },
-		{ -EKEYREJECTED, "EKEYREJECTED" },
-		{ -EMSGSIZE, "EMSGSIZE" },
-		{ -E2BIG, "E2BIG" },
-		{ -ENOEXEC, "ENOEXEC" },
-	};
-	size_t i;
+	const char *name;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (names[i].err == err)
-			return names[i].name;
-	return "EOTHER";
+	if (!err)
+		return "OK";
+	name = err < 0 ? strerrorname_np(-err) : NULL;
+	return name ? name : "EOTHER";
 }

@@ -65,7 +65,8 @@ static void hex(char *dst, size_t size, const unsigned char *p, size_t n)
 		snprintf(dst + 2 * i, 3, "%02x", p[i]);
 }
 
-static void name_str(char *dst, size_t size, const X509_NAME *name)
+/* The one form of a name the library prints: RFC 2253, "CN=...,O=..." */
+void bpfsign__name_str(char *dst, size_t size, const X509_NAME *name)
 {
 	BIO *bio = BIO_new(BIO_s_mem());
 	char *p;
@@ -98,7 +99,7 @@ static void signer_id(struct bpfsign_info *info, CMS_SignerInfo *si)
 		memcpy(info->keyid, ASN1_STRING_get0_data(keyid), info->keyid_len);
 	} else if (issuer && serial) {
 		info->id_type = BPFSIGN_ID_ISSUER_SERIAL;
-		name_str(info->issuer, sizeof(info->issuer), issuer);
+		bpfsign__name_str(info->issuer, sizeof(info->issuer), issuer);
 		hex(info->serial, sizeof(info->serial),
 		    ASN1_STRING_get0_data(serial), ASN1_STRING_length(serial));
 	}

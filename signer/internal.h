@@ -31,6 +31,9 @@ const EVP_MD *bpfsign__digest(const char *name);
 int bpfsign__parse(const unsigned char *sig, size_t len,
 		   struct bpfsign_info *info, CMS_ContentInfo **cms);
 
+/* inspect.c: an X.509 name as RFC 2253 ("CN=...,O=..."), in every report. */
+void bpfsign__name_str(char *dst, size_t size, const X509_NAME *name);
+
 /* verify.c: bpfsign_verify() against certificates already loaded. */
 int bpfsign__verify_certs(const void *data, size_t len,
 			  const unsigned char *sig, size_t sig_len,

@@ -170,31 +170,30 @@ int bpfsign__load_certs(const char *path, int max, STACK_OF(X509) **out)
 		err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
 		goto out;
 	}
+	/* OpenSSL's PEM reader tells the forms apart: a file in which it
+	 * finds no certificate block at all is read as DER */
 	ERR_set_mark();
-	if (strstr((char *)buf, "-----BEGIN")) {
-		while (sk_X509_num(certs) < max &&
-		       (x = PEM_read_bio_X509(bio, NULL, NULL, NULL))) {
-			if (!sk_X509_push(certs, x)) {
-				X509_free(x);
-				err = kit_err(-ENOMEM, "%s: %s", path,
-					      strerror(ENOMEM));
-				break;
-			}
+	while (sk_X509_num(certs) < max &&
+	       (x = PEM_read_bio_X509(bio, NULL, NULL, NULL))) {
+		if (!sk_X509_push(certs, x)) {
+			X509_free(x);
+			err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
+			break;
 		}
-		/* only "no more BEGIN lines" ends a bundle: a corrupt
-		 * block would silently drop every certificate after it */
-		if (!err && sk_X509_num(certs) < max && !pem_at_end())
-			err = kit_err(-EINVAL, "%s: certificate %d of the bundle is corrupt",
-				      path, sk_X509_num(certs) + 1);
-	} else {
+	}
+	if (!err && !sk_X509_num(certs) && pem_at_end()) {
 		const unsigned char *p = buf;
 
 		x = d2i_X509(NULL, &p, (long)len);
 		if (x && !sk_X509_push(certs, x)) {
 			X509_free(x);
-			err = kit_err(-ENOMEM, "%s: %s", path,
-				      strerror(ENOMEM));
+			err = kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
 		}
+	} else if (!err && sk_X509_num(certs) < max && !pem_at_end()) {
+		/* only "no more BEGIN lines" ends a bundle: a corrupt
+		 * block would silently drop every certificate after it */
+		err = kit_err(-EINVAL, "%s: certificate %d of the bundle is corrupt",
+			      path, sk_X509_num(certs) + 1);
 	}
 	/* The end of a PEM file is an error to OpenSSL: not to us. */
 	ERR_pop_to_mark();

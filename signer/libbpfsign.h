@@ -206,7 +206,8 @@ LIBBPFSIGN_API void bpfsign_verifier_free(struct bpfsign_verifier *v);
 /* One line about the last failure in this thread ("" if none). */
 LIBBPFSIGN_API const char *bpfsign_last_error(void);
 
-/* "EKEYREJECTED" for -EKEYREJECTED, ...: for machine-readable output. */
+/* "EKEYREJECTED" for -EKEYREJECTED, ... (glibc's name), "OK" for 0, "EOTHER"
+ * for what is not a negative errno: for machine-readable output. */
 LIBBPFSIGN_API const char *bpfsign_errno_name(int err);
 
 #ifdef __cplusplus

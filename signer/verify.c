@@ -75,8 +75,8 @@ int bpfsign__verify_certs(const void *data, size_t len,
 	}
 	if (err)
 		return fail(rep, err);
-	X509_NAME_oneline(X509_get_subject_name(sk_X509_value(certs, res.signer_cert)),
-			  rep->signer, sizeof(rep->signer));
+	bpfsign__name_str(rep->signer, sizeof(rep->signer),
+			  X509_get_subject_name(sk_X509_value(certs, res.signer_cert)));
 	rep->verified = true;
 	return 0;
 }
