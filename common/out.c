@@ -1,14 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reports: one code path prints "key: value" lines or one JSON object. */
+#include <stdlib.h>
+
+#include "hex.h"
 #include "out.h"
 
 void out_begin(struct out *o, FILE *f, bool json)
 {
 	o->f = f;
 	o->json = json;
+	o->compact = false;
 	o->n = 0;
 	if (json)
 		fputc('{', f);
+}
+
+void out_begin_record(struct out *o, FILE *f)
+{
+	out_begin(o, f, true);
+	o->compact = true;
 }
 
 /*
@@ -36,9 +46,9 @@ static void key(struct out *o, const char *k)
 {
 	if (o->json) {
 		if (o->n++)
-			fputs(", ", o->f);
+			fputs(o->compact ? "," : ", ", o->f);
 		json_str(o->f, k);
-		fputs(": ", o->f);
+		fputs(o->compact ? ":" : ": ", o->f);
 	} else {
 		fprintf(o->f, "%s: ", k);
 	}
@@ -80,6 +90,24 @@ void out_bool(struct out *o, const char *k, bool val)
 		fputs(val ? "true" : "false", o->f);
 	else
 		fputs(val ? "yes\n" : "no\n", o->f);
+}
+
+void out_null(struct out *o, const char *k)
+{
+	key(o, k);
+	fputs(o->json ? "null" : "-\n", o->f);
+}
+
+void out_hex(struct out *o, const char *k, const void *p, size_t n)
+{
+	char *s = malloc(2 * n + 1);
+
+	if (!s) {
+		out_null(o, k);
+		return;
+	}
+	out_str(o, k, hex_str(s, 2 * n + 1, p, n));
+	free(s);
 }
 
 void out_error(struct out *o, const char *name, int err, const char *reason)

@@ -5,6 +5,8 @@
  *
  *   plain   key: value          booleans yes/no, strings as they are
  *   JSON    {"key": value, ...}  booleans true/false, keys and strings escaped
+ *   record  {"key":value,...}    JSON without spaces: one record of a JSON
+ *                                lines stream (bpfsign-policy log)
  */
 #ifndef KIT_OUT_H
 #define KIT_OUT_H
@@ -15,13 +17,20 @@
 struct out {
 	FILE *f;
 	bool json;
+	bool compact;	/* record: no spaces */
 	int n;		/* fields printed so far: the JSON separator */
 };
 
 void out_begin(struct out *o, FILE *f, bool json);
+/* One JSON object without spaces, for a stream of JSON lines. */
+void out_begin_record(struct out *o, FILE *f);
 void out_str(struct out *o, const char *key, const char *val);
 void out_int(struct out *o, const char *key, long long val);
 void out_bool(struct out *o, const char *key, bool val);
+/* JSON null; "-" in a plain report. */
+void out_null(struct out *o, const char *key);
+/* The n bytes at p as lowercase hex, no separator ("" for none). */
+void out_hex(struct out *o, const char *key, const void *p, size_t n);
 /* A failure as fields: "error" (the errno's name), "errno" (-err), "reason". */
 void out_error(struct out *o, const char *name, int err, const char *reason);
 void out_end(struct out *o);

@@ -11,11 +11,6 @@ void out_info(struct out *o, const struct bpfsign_info *info)
 		[BPFSIGN_ID_KEYID] = "subject-key-identifier",
 		[BPFSIGN_ID_ISSUER_SERIAL] = "issuer-and-serial",
 	};
-	char hex[2 * BPFSIGN_KEYID_MAX + 1] = "";
-	size_t i;
-
-	for (i = 0; i < info->keyid_len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", info->keyid[i]);
 	out_int(o, "size", (long long)info->der_len);
 	out_bool(o, "detached", info->detached);
 	out_bool(o, "data_content", info->data_content);
@@ -25,7 +20,7 @@ void out_info(struct out *o, const struct bpfsign_info *info)
 	out_str(o, "key_type", info->key_type);
 	out_int(o, "signature_size", (long long)info->sig_value_len);
 	out_str(o, "signer_id", id_names[info->id_type]);
-	out_str(o, "key_id", hex);
+	out_hex(o, "key_id", info->keyid, info->keyid_len);
 	out_str(o, "issuer", info->issuer);
 	out_str(o, "serial", info->serial);
 	out_int(o, "certificates", info->nr_certs);

@@ -12,6 +12,7 @@
 #include <openssl/objects.h>
 #include <openssl/x509.h>
 
+#include "hex.h"		/* common/ */
 #include "internal.h"
 #include "pkcs7.h"
 
@@ -54,17 +55,6 @@ static const char *alg_key_type(const X509_ALGOR *alg)
 	return "?";
 }
 
-static void hex(char *dst, size_t size, const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	if (!size)
-		return;
-	dst[0] = 0;
-	for (i = 0; i < n && 2 * i + 2 < size; i++)
-		snprintf(dst + 2 * i, 3, "%02x", p[i]);
-}
-
 /* The one form of a name the library prints: RFC 2253, "CN=...,O=..." */
 void bpfsign__name_str(char *dst, size_t size, const X509_NAME *name)
 {
@@ -100,7 +90,7 @@ static void signer_id(struct bpfsign_info *info, CMS_SignerInfo *si)
 	} else if (issuer && serial) {
 		info->id_type = BPFSIGN_ID_ISSUER_SERIAL;
 		bpfsign__name_str(info->issuer, sizeof(info->issuer), issuer);
-		hex(info->serial, sizeof(info->serial),
+		hex_str(info->serial, sizeof(info->serial),
 		    ASN1_STRING_get0_data(serial), ASN1_STRING_length(serial));
 	}
 }
