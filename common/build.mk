@@ -44,3 +44,14 @@ DATADIR		?= $(PREFIX)/share
 MANDIR		?= $(DATADIR)/man
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 INSTALL		?= install
+
+# NAME.o from NAME.c, and common_NAME.o from $(COMMON)/NAME.c (a Makefile
+# sets COMMON before including this file); CPPFLAGS as dpkg-buildflags
+# gives it (_FORTIFY_SOURCE).
+%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+common_%.o: $(COMMON)/%.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
