@@ -1,10 +1,17 @@
 # bpfsign kit: `make demo` and `make test` are all a fresh machine needs.
 # Every target installs or builds what it is missing first.
 
-.PHONY: all deps kernel tools guest-tests signer gen-loader host-test guest-test \
-	test demo bench fuzz fuzz-kernel clean distclean help
+.PHONY: all deps kernel tools guest-tests signer gen-loader policies host-test guest-test \
+	test demo bench fuzz fuzz-kernel install uninstall clean distclean help
 
-all: kernel tools signer gen-loader guest-tests
+# V=1, the install directories (PREFIX, DESTDIR, ...) and BPF_CLANG, the one
+# clang for BPF programs: the scripts and tests/guest take it as CLANG.
+include common/build.mk
+export CLANG := $(BPF_CLANG)
+# -s hides the sub-makes' commands unless V=1
+S := $(if $(filter 1,$(V)),,-s)
+
+all: kernel tools signer gen-loader policies guest-tests
 
 help:
 	@echo "make demo        sign a program, boot the patched kernel, load it, reject a tampered copy"
@@ -16,6 +23,9 @@ help:
 	@echo "make bench       side-by-side benchmarks, printed as ratios"
 	@echo "make fuzz        bounded libFuzzer runs of the parsers"
 	@echo "make fuzz-kernel the guest syscall fuzzer: SEED=N SECONDS=M [OPS=K VERBOSE=1] (replays a seed)"
+	@echo "make install     tools, library, man pages, policies, initramfs hook (PREFIX=/usr/local DESTDIR=)"
+	@echo "make uninstall   remove what make install put there (same PREFIX and DESTDIR)"
+	@echo "V=1              show the commands"
 
 deps:
 	@scripts/deps.sh
@@ -27,13 +37,16 @@ tools: kernel
 	@scripts/build-tools.sh
 
 signer: deps
-	@$(MAKE) -s -C signer
+	@$(MAKE) $(S) -C signer
 
 gen-loader: tools signer
-	@$(MAKE) -s -C gen-loader
+	@$(MAKE) $(S) -C gen-loader
+
+policies: tools gen-loader
+	@$(MAKE) $(S) -C policies
 
 guest-tests: tools signer gen-loader
-	@$(MAKE) -s -C tests/guest
+	@$(MAKE) $(S) -C tests/guest
 
 host-test: signer gen-loader
 	@scripts/run-tests.sh host
@@ -66,8 +79,20 @@ fuzz-kernel: guest-tests
 		BPFSIGN_FUZZ_OPS=$(OPS) BPFSIGN_FUZZ_VERBOSE=$(VERBOSE)" \
 		BPFSIGN_TIMEOUT=$$(($(SECONDS) + 300)) qemu/run-guest.sh fuzz_syscalls
 
+# Installs what is built, building what is missing of it, but neither
+# packages nor the kernel: the patched tree's libbpf and vmlinux (make
+# tools) must be there.  debian/ packages the same tree.
+BUILD ?= $(if $(BPFSIGN_BUILD),$(BPFSIGN_BUILD),$(CURDIR)/build)
+install uninstall:
+	@[ -f $(BUILD)/tools/lib/libbpf.a ] || [ $@ = uninstall ] || \
+		{ echo "make install: run 'make tools' first (the patched libbpf and kernel BTF)" >&2; exit 1; }
+	@$(MAKE) $(S) -C signer $@
+	@$(MAKE) $(S) -C gen-loader $@ BUILD=$(BUILD)
+	@$(MAKE) $(S) -C policies $@ BUILD=$(BUILD)
+
 clean:
 	-@$(MAKE) -s -C signer clean
+	-@$(MAKE) -s -C policies clean
 	-@$(MAKE) -s -C gen-loader clean
 	-@$(MAKE) -s -C tests/guest clean
 	rm -rf build/initramfs* build/tools build/guest

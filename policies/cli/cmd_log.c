@@ -15,6 +15,7 @@
 
 #include "cmds.h"
 #include "err.h"
+#include "out.h"
 #include "pins.h"
 #include "policies.h"
 
@@ -47,24 +48,6 @@ static const char *const policy_names[] = { NULL, "deny-unsigned", "keyring-allo
 
 #define NAME_OF(tab, i) ((i) < ARRAY_SIZE(tab) && (tab)[i] ? (tab)[i] : "unknown")
 
-static void json_str(const char *s, size_t max)
-{
-	size_t i;
-
-	putchar('"');
-	for (i = 0; i < max && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static const char *verdict_str(__u32 v)
 {
 	return v == BPFSIGN_VERIFIED ? "verified" : v == BPFSIGN_UNSIGNED ? "unsigned" : "unknown";
@@ -77,44 +60,58 @@ static const char *keyring_str(__u32 k)
 	return k == BPFSIGN_KEYRING_NONE ? "none" : name ? name : "unknown";
 }
 
+/* One JSON line (common/out.c, the kit's one JSON writer), keys in the
+ * order bpfsign-policy(8) documents. */
 static void print_event(const struct log_state *st, const struct bpfsign_event *e)
 {
 	__u64 ns = e->boot_ns + st->realtime_minus_boot;
 	time_t sec = ns / 1000000000ULL;
 	const char *type = libbpf_bpf_prog_type_str(e->prog_type);
-	char tbuf[32];
+	const char *err_name = e->err < 0 ? strerrorname_np(-e->err) : NULL;
+	char tbuf[32], when[48], comm[sizeof(e->comm) + 1];
 	struct tm tm;
-	int i;
+	struct out o;
 
 	gmtime_r(&sec, &tm);
 	strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%S", &tm);
-	printf("{\"time\":\"%s.%06lluZ\",\"boot_ns\":%llu,\"policy\":\"%s\",\"pid\":%u,\"uid\":%u,\"comm\":",
-	       tbuf, (unsigned long long)(ns % 1000000000ULL / 1000),
-	       (unsigned long long)e->boot_ns, NAME_OF(policy_names, e->policy), e->pid, e->uid);
-	json_str(e->comm, sizeof(e->comm));
+	snprintf(when, sizeof(when), "%s.%06lluZ", tbuf,
+		 (unsigned long long)(ns % 1000000000ULL / 1000));
+	snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(e->comm), e->comm);
+
+	out_begin_record(&o, stdout);
+	out_str(&o, "time", when);
+	out_int(&o, "boot_ns", (long long)e->boot_ns);
+	out_str(&o, "policy", NAME_OF(policy_names, e->policy));
+	out_int(&o, "pid", e->pid);
+	out_int(&o, "uid", e->uid);
+	out_str(&o, "comm", comm);
 	if (type)
-		printf(",\"prog_type\":\"%s\"", type);
+		out_str(&o, "prog_type", type);
 	else
-		printf(",\"prog_type\":%u", e->prog_type);
-	printf(",\"signed\":%s,\"kernel\":%s,\"verdict\":\"%s\",\"keyring\":\"%s\",\"serial\":%d,\"keyring_id\":%d",
-	       e->signed_load ? "true" : "false", e->kernel ? "true" : "false",
-	       verdict_str(e->verdict), keyring_str(e->keyring), e->serial, e->keyring_id);
-	printf(",\"loader_id\":%u,\"loader_verdict\":", e->loader_id);
-	if (e->loader_id)
-		printf("\"%s\",\"loader_keyring\":\"%s\"", verdict_str(e->loader_verdict),
-		       keyring_str(e->loader_keyring));
+		out_int(&o, "prog_type", e->prog_type);
+	out_bool(&o, "signed", e->signed_load);
+	out_bool(&o, "kernel", e->kernel);
+	out_str(&o, "verdict", verdict_str(e->verdict));
+	out_str(&o, "keyring", keyring_str(e->keyring));
+	out_int(&o, "serial", e->serial);
+	out_int(&o, "keyring_id", e->keyring_id);
+	out_int(&o, "loader_id", e->loader_id);
+	if (e->loader_id) {
+		out_str(&o, "loader_verdict", verdict_str(e->loader_verdict));
+		out_str(&o, "loader_keyring", keyring_str(e->loader_keyring));
+	} else {
+		out_null(&o, "loader_verdict");
+		out_null(&o, "loader_keyring");
+	}
+	out_str(&o, "decision", NAME_OF(decisions, e->decision));
+	out_str(&o, "stage", NAME_OF(stages, e->stage));
+	out_int(&o, "errno", -e->err);
+	if (err_name)
+		out_str(&o, "error", err_name);
 	else
-		printf("null,\"loader_keyring\":null");
-	printf(",\"decision\":\"%s\",\"stage\":\"%s\",\"errno\":%d,\"error\":",
-	       NAME_OF(decisions, e->decision), NAME_OF(stages, e->stage), -e->err);
-	if (e->err < 0 && strerrorname_np(-e->err))
-		printf("\"%s\"", strerrorname_np(-e->err));
-	else
-		printf("null");
-	printf(",\"digest\":\"");
-	for (i = 0; i < BPFSIGN_DIGEST_LEN; i++)
-		printf("%02x", e->digest[i]);
-	printf("\"}\n");
+		out_null(&o, "error");
+	out_hex(&o, "digest", e->digest, BPFSIGN_DIGEST_LEN);
+	out_end(&o);
 }
 
 static int on_event(void *ctx, void *data, size_t size)

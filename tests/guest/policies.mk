@@ -3,8 +3,8 @@
 # CLI that loads and pins them.  Included by tests/guest/Makefile after
 # skeleton.mk (which defines GEN_LOADER, GL_SIGNING, GL_FLAGS).
 #
-#   $(OBJ)/policies/NAME.bpf.o     clang-22, policies/NAME.bpf.c
-#   $(OBJ)/policies/NAME.lskel.h   gen-loader --name NAME
+#   $(OBJ)/policies/NAME.bpf.o     clang-22, policies/NAME.bpf.c  (policies/Makefile)
+#   $(OBJ)/policies/NAME.lskel.h   gen-loader --name NAME         (policies/Makefile)
 #   $(OUT)/bpfsign-policy          into the initramfs as /tests/bpfsign-policy
 #   $(OUT)/bpf-keyring-hook        the shipped initramfs hook, run by the guest test
 #   $(OUT)/bpf-certs/*.der         what the hook enrols (the kernel parses no PEM)
@@ -13,26 +13,23 @@ POLICY_DIR	:= $(TOP)/policies
 POLICY_OBJ	:= $(OBJ)/policies
 POLICY_NAMES	:= deny_unsigned keyring_allowlist audit_log
 POLICY_HEADERS	:= $(patsubst %,$(POLICY_OBJ)/%.lskel.h,$(POLICY_NAMES))
-# common/: the option tables, file and error helpers shared by the kit's CLIs
-POLICY_SRCS	:= $(wildcard $(POLICY_DIR)/cli/*.c) $(wildcard $(TOP)/common/*.c)
 POLICY_BINS	:= $(OUT)/bpfsign-policy $(OUT)/bpf-keyring-hook $(OUT)/bpf-certs/untrusted.der
-POLICY_CFLAGS	:= -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE \
-		   -I$(POLICY_OBJ) -I$(POLICY_DIR) -I$(POLICY_DIR)/cli -I$(TOP)/common \
-		   -I$(TOOLS)/include -I$(BUILD)/linux/tools/include/uapi
 
-$(POLICY_OBJ):
-	@mkdir -p $@
+# policies/Makefile builds them into $(POLICY_OBJ), with this build's
+# vmlinux.h, gen-loader flags and clang, the test key, and a static CLI for
+# the busybox guest.  One sub-make for all outputs (a grouped target).
+POLICY_MAKE	= $(MAKE) --no-print-directory -C $(POLICY_DIR) O=$(POLICY_OBJ) BUILD=$(BUILD) \
+		  VMLINUX_H=$(OBJ)/vmlinux.h BPF_CLANG=$(CLANG) CC="$(CC)" STATIC=1 \
+		  GEN_LOADER=$(GEN_LOADER) GL_FLAGS="$(GL_FLAGS)" \
+		  POLICY_KEY=$(KEYS)/signing.key POLICY_CERT=$(KEYS)/signing.crt
 
-$(POLICY_OBJ)/%.bpf.o: $(POLICY_DIR)/%.bpf.c $(POLICY_DIR)/policy.h $(POLICY_DIR)/policy.bpf.h \
-		$(OBJ)/vmlinux.h | $(POLICY_OBJ)
-	$(CLANG) $(BPF_CFLAGS) -I$(POLICY_DIR) -c $< -o $@
+$(POLICY_HEADERS) $(POLICY_OBJ)/bpfsign-policy &: $(wildcard $(POLICY_DIR)/*.[ch] \
+		$(POLICY_DIR)/cli/*.[ch] $(TOP)/common/*.[ch]) $(OBJ)/vmlinux.h $(GEN_LOADER) \
+		$(TOOLS)/lib/libbpf.a
+	+$(POLICY_MAKE) $(POLICY_HEADERS) $(POLICY_OBJ)/bpfsign-policy
 
-$(POLICY_OBJ)/%.lskel.h: $(POLICY_OBJ)/%.bpf.o $(GEN_LOADER)
-	$(GEN_LOADER) $< -o $@ --name $* $(GL_SIGNING) $(GL_FLAGS)
-
-$(OUT)/bpfsign-policy: $(POLICY_SRCS) $(wildcard $(POLICY_DIR)/cli/*.h $(TOP)/common/*.h) $(POLICY_DIR)/policy.h \
-		$(POLICY_HEADERS) $(TOOLS)/lib/libbpf.a | $(OUT)
-	$(CC) $(POLICY_CFLAGS) -o $@ $(POLICY_SRCS) -static -L$(TOOLS)/lib -lbpf -lelf -lz -lzstd
+$(OUT)/bpfsign-policy: $(POLICY_OBJ)/bpfsign-policy | $(OUT)
+	cp $< $@
 
 $(OUT)/bpf-keyring-hook: $(POLICY_DIR)/initramfs/bpf-keyring-hook | $(OUT)
 	cp $< $@
@@ -41,4 +38,3 @@ $(OUT)/bpf-certs/%.der: $(KEYS)/%.crt
 	@mkdir -p $(dir $@)
 	openssl x509 -in $< -outform DER -out $@
 
-.PRECIOUS: $(POLICY_OBJ)/%.bpf.o
