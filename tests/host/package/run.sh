@@ -1,0 +1,296 @@
+#!/bin/sh
+# Host tests of what the kit ships (issue 18): `make install` into a
+# DESTDIR, the library's exported symbols, a program built from pkg-config
+# alone, make conventions (V=1, -MMD, CC=clang), the initramfs-tools hook,
+# and the Debian package: built with dpkg-buildpackage, checked by lintian,
+# installed, run and removed with dpkg.  The package holds user-space tools
+# only: installing it loads nothing into this machine's kernel.
+#
+# Everything is built in a copy of the tree under $tmp (the working tree's
+# objects are left alone), against the kit's build tree (build/tools,
+# build/kbuild/vmlinux: `make tools`).  TAP, one line per test, and as the
+# last line "N passed, N failed".
+#
+# Usage: tests/host/package/run.sh [NAME-FILTER]
+set -u
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+build=${BPFSIGN_BUILD:-$top/build}
+keys=$top/keys-example
+here=$top/tests/host/package
+
+. "$top/tests/host/lib.sh"
+host_test_init package "$@"
+
+version=$(sed -n 's/^#define BPFSIGN_VERSION "\(.*\)"/\1/p' "$top/signer/libbpfsign.h")
+src=$tmp/src/bpfsign-$version	# the copy dpkg-buildpackage builds
+root=$tmp/root			# make install DESTDIR=$root PREFIX=/usr
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+deb=$tmp/src/bpfsign_${version}_$(dpkg-architecture -qDEB_HOST_ARCH).deb
+
+# --- helpers ----------------------------------------------------------------
+
+copy_tree() {	# DIR: the tracked and new files of the working tree, no build/
+	mkdir -p "$1" &&
+	(cd "$top" && git ls-files -co --exclude-standard -z | grep -zv '^build/' |
+		xargs -0 tar cf - --no-recursion) | tar xf - -C "$1"
+}
+
+only_bpfsign() {	# FILE WHAT: nm lines of FILE's defined globals, bpfsign_* only
+	local bad
+	bad=$(grep -v ' bpfsign_[a-z_]*$' "$1")
+	[ -z "$bad" ] && [ -s "$1" ] && return 0
+	echo "$2: exports more than bpfsign_* (or nothing):"
+	printf '%s\n' "$bad" | head -n 10
+	return 1
+}
+
+# --- the build: a copy of the tree, packaged --------------------------------
+
+t_build() {
+	[ -f "$build/tools/lib/libbpf.a" ] && [ -f "$build/kbuild/vmlinux" ] ||
+		{ echo "no $build/tools or kbuild/vmlinux: make tools first"; return 1; }
+	copy_tree "$src" || { echo "cannot copy the tree"; return 1; }
+	(cd "$src" && BPFSIGN_BUILD=$build dpkg-buildpackage -us -uc -b) > build.log 2>&1 ||
+		{ echo "dpkg-buildpackage failed:"; tail -n 30 build.log; return 1; }
+	[ -f "$deb" ] || { echo "no $deb after dpkg-buildpackage"; ls "$tmp/src"; return 1; }
+}
+
+# --- make install / uninstall ------------------------------------------------
+
+expected_files() {
+	printf '%s\n' usr/bin/bpfsign usr/bin/gen-loader usr/sbin/bpfsign-policy \
+		usr/share/man/man1/bpfsign.1 usr/share/man/man1/gen-loader.1 \
+		usr/share/man/man8/bpfsign-policy.8 \
+		usr/lib/libbpfsign.a "usr/lib/libbpfsign.so.$version" \
+		"usr/lib/libbpfsign.so.${version%%.*}" usr/lib/libbpfsign.so \
+		usr/include/libbpfsign.h usr/lib/pkgconfig/bpfsign.pc \
+		usr/share/initramfs-tools/hooks/bpfsign usr/share/bpfsign/initramfs/bpf-keyring
+	for p in deny_unsigned keyring_allowlist audit_log; do
+		echo "usr/lib/bpfsign/policies/$p.bpf.o"
+		echo "usr/lib/bpfsign/policies/$p.lskel.h"
+	done
+	for e in "$top"/policies/examples/*.policy; do
+		echo "usr/share/doc/bpfsign/examples/${e##*/}"
+	done
+}
+
+t_install() {
+	run make -C "$src" install DESTDIR="$root" PREFIX=/usr BUILD="$build" \
+		O="$src/debian/policies-obj"
+	expect_rc 0 "make install DESTDIR PREFIX=/usr" || return 1
+	expected_files | sort > want
+	(cd "$root" && find . ! -type d | sed 's|^\./||' | sort) > got
+	diff -u want got > d || { echo "installed tree differs (- expected, + installed):"; cat d; return 1; }
+	[ -L "$root/usr/lib/libbpfsign.so" ] && [ -x "$root/usr/bin/bpfsign" ] &&
+	[ -x "$root/usr/share/initramfs-tools/hooks/bpfsign" ] ||
+		{ echo "symlink or modes wrong"; ls -l "$root/usr/lib" "$root/usr/bin"; return 1; }
+	"$root/usr/bin/bpfsign" --help > /dev/null &&
+	"$root/usr/bin/gen-loader" --help > /dev/null &&
+	"$root/usr/sbin/bpfsign-policy" --help > /dev/null ||
+		{ echo "an installed tool does not run --help"; return 1; }
+	# the hook knows where the boot script was installed
+	grep -q '^boot_script=/usr/share/bpfsign/initramfs/bpf-keyring$' \
+		"$root/usr/share/initramfs-tools/hooks/bpfsign" ||
+		{ echo "the hook does not name the installed boot script"; return 1; }
+}
+
+t_nm() {
+	local lib=$root/usr/lib
+	nm -g --defined-only "$lib/libbpfsign.a" | grep ' [A-Za-z] ' > a.syms
+	only_bpfsign a.syms "libbpfsign.a" || return 1
+	# the shared library: its symbols, and the dynamic ones less the
+	# version nodes of libbpfsign.map (absolute, as libbpf.so's LIBBPF_*)
+	nm -g --defined-only "$lib/libbpfsign.so.$version" | grep -v ' A LIBBPFSIGN_[0-9.]*$' > so.syms
+	only_bpfsign so.syms "libbpfsign.so (symtab)" || return 1
+	nm -D --defined-only "$lib/libbpfsign.so.$version" | grep -v ' A LIBBPFSIGN_[0-9.]*$' |
+		sed 's/@.*//' > dyn.syms
+	only_bpfsign dyn.syms "libbpfsign.so (dynamic)" || return 1
+	for f in bpfsign_sign bpfsign_verify bpfsign_verifier_load bpfsign_verifier_verify; do
+		grep -q " $f\$" a.syms && grep -q " $f\$" dyn.syms ||
+			{ echo "$f is not exported"; return 1; }
+	done
+	# the helpers are in it, local: hidden, not missing
+	nm "$lib/libbpfsign.a" | grep -q ' t read_file$' ||
+		{ echo "read_file is not a local symbol of libbpfsign.a"; return 1; }
+	readelf -d "$lib/libbpfsign.so.$version" | grep -q "SONAME.*libbpfsign.so.${version%%.*}" ||
+		{ echo "no SONAME libbpfsign.so.${version%%.*}"; return 1; }
+}
+
+t_pkg_config() {
+	local pc cflags libs
+	export PKG_CONFIG_PATH=$root/usr/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$root
+	pc="pkg-config"
+	cflags=$($pc --cflags bpfsign) && libs=$($pc --libs bpfsign) ||
+		{ echo "pkg-config does not know bpfsign"; return 1; }
+	# the sysroot's include directory, and the library of the sysroot
+	expect_eq "$(echo $cflags)" "-I$root/usr/include" "pkg-config --cflags" || return 1
+	expect_eq "$(echo $libs)" "-L$root/usr/lib -lbpfsign" "pkg-config --libs" || return 1
+	expect_eq "$($pc --modversion bpfsign)" "$version" "pkg-config --modversion" || return 1
+	# shared: the program's own read_file()/kit_err() beside the library's
+	cc -Wall -Wextra -Werror -o use "$here/use_bpfsign.c" $($pc --cflags --libs bpfsign) ||
+		{ echo "cannot build against pkg-config --cflags --libs bpfsign"; return 1; }
+	# static: the archive first, its helpers must not collide with ours
+	cc -Wall -Wextra -Werror $cflags -o use-static "$here/use_bpfsign.c" \
+		"$root/usr/lib/libbpfsign.a" $($pc --static --libs-only-l bpfsign | sed 's/-lbpfsign//') ||
+		{ echo "cannot link libbpfsign.a with a read_file() of the program's own"; return 1; }
+	head -c 999 /dev/urandom > p
+	"$root/usr/bin/bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--out good.p7s p || { echo "installed bpfsign cannot sign"; return 1; }
+	"$root/usr/bin/bpfsign" sign --key "$keys/untrusted.key" --cert "$keys/untrusted.crt" \
+		--out other.p7s p || return 1
+	for prog in ./use ./use-static; do
+		LD_LIBRARY_PATH=$root/usr/lib run $prog "$keys/signing.crt" p good.p7s good.p7s
+		expect_rc 0 "$prog: two signatures against one certificate" || return 1
+		expect_eq "$(cat out)" "OK 0
+OK 0" "$prog output" || return 1
+		# another key's signature: ENOKEY, as the kernel's keyring lookup
+		LD_LIBRARY_PATH=$root/usr/lib run $prog "$keys/signing.crt" p good.p7s other.p7s
+		expect_rc 1 "$prog: a signature by another key" || return 1
+		expect_eq "$(sed -n 2p out)" "ENOKEY $(python3 -c 'import errno; print(errno.ENOKEY)')" \
+			"$prog verdict of another key" || return 1
+	done
+	# the shared one resolves libbpfsign.so.1 from the DESTDIR tree
+	LD_LIBRARY_PATH=$root/usr/lib ldd ./use | grep -q "$root/usr/lib/libbpfsign.so.${version%%.*}" ||
+		{ echo "./use is not linked to the installed libbpfsign.so"; ldd ./use; return 1; }
+}
+
+t_uninstall() {
+	cp -a "$root" r2 || return 1
+	run make -C "$src" uninstall DESTDIR="$PWD/r2" PREFIX=/usr BUILD="$build" \
+		O="$src/debian/policies-obj"
+	expect_rc 0 "make uninstall" || return 1
+	left=$(find r2 ! -type d)
+	[ -z "$left" ] || { echo "make uninstall left:"; echo "$left"; return 1; }
+}
+
+# --- make conventions --------------------------------------------------------
+
+t_make_v1() {
+	copy_tree c || return 1
+	run make -C c/signer V=1 err.o
+	expect_rc 0 "make V=1 err.o" || return 1
+	grep -q -- '-c -o err.o err.c' out ||
+		{ echo "V=1 does not show the compiler command:"; cat out; return 1; }
+	rm c/signer/err.o
+	run make -C c/signer err.o
+	grep -q '  CC *err.o' out && ! grep -q -- '-c -o err.o' out ||
+		{ echo "without V=1: expected one short line per object:"; cat out; return 1; }
+	# -MMD: a header the object includes makes it out of date
+	[ -f c/signer/err.d ] || { echo "no err.d: no -MMD"; return 1; }
+	touch c/common/err.h
+	make -q -C c/signer err.o
+	expect_eq $? 1 "make -q err.o after touching common/err.h (1: out of date)"
+}
+
+t_cc_clang() {
+	local clang
+	clang=$(command -v clang || command -v clang-22) || { echo "no clang"; return 1; }
+	copy_tree c || return 1
+	run make -C c/signer CC="$clang"
+	expect_rc 0 "signer with CC=$clang" || return 1
+	run make -C c/gen-loader CC="$clang" BUILD="$build"
+	expect_rc 0 "gen-loader with CC=$clang" || return 1
+	run make -C c/policies CC="$clang" BUILD="$build" O="$PWD/obj"
+	expect_rc 0 "policies with CC=$clang" || return 1
+	strings c/signer/main.o | grep -q 'clang version' ||
+		{ echo "signer/main.o was not compiled by $clang"; return 1; }
+	c/signer/bpfsign --version | grep -q "^bpfsign $version" &&
+	c/gen-loader/gen-loader --version > /dev/null && obj/bpfsign-policy --version > /dev/null ||
+		{ echo "the clang-built tools do not run"; return 1; }
+	# and the clang-built gen-loader's headers verify
+	run c/gen-loader/gen-loader verify --cert "$keys/signing.crt" obj/deny_unsigned.lskel.h
+	expect_rc 0 "gen-loader verify of the clang build's policy header"
+}
+
+# --- the initramfs-tools hook ------------------------------------------------
+
+t_initramfs_hook() {
+	local hook=$root/usr/share/initramfs-tools/hooks/bpfsign
+	# copy_exec as initramfs-tools' hook-functions, recording what it copies
+	printf 'copy_exec() { echo "copy_exec $*" >> %s/copied; }\n' "$PWD" > hook-functions
+	mkdir -p certs d1 d2
+	run env BPFSIGN_HOOK_FUNCTIONS=$PWD/hook-functions BPFSIGN_CERT_DIR=$PWD/certs \
+		DESTDIR=$PWD/d1 "$hook"
+	expect_rc 0 "hook without certificates" || return 1
+	[ -z "$(find d1 -mindepth 1)" ] && [ ! -f copied ] ||
+		{ echo "the hook added something without certificates"; find d1; return 1; }
+	openssl x509 -in "$keys/signing.crt" -outform DER -out certs/signing.der || return 1
+	# the boot script is the installed one
+	sed -i "s|^boot_script=.*|boot_script=$root/usr/share/bpfsign/initramfs/bpf-keyring|" "$hook"
+	run env BPFSIGN_HOOK_FUNCTIONS=$PWD/hook-functions BPFSIGN_CERT_DIR=$PWD/certs \
+		DESTDIR=$PWD/d2 "$hook"
+	expect_rc 0 "hook with a certificate" || return 1
+	cmp -s d2/etc/bpfsign/certs/signing.der certs/signing.der &&
+	cmp -s d2/scripts/init-top/bpf-keyring "$top/policies/initramfs/bpf-keyring-hook" &&
+	[ -x d2/scripts/init-top/bpf-keyring ] && grep -q "keyctl /bin" copied ||
+		{ echo "the image lacks the certificate, the boot script or keyctl"; find d2; return 1; }
+	run "$hook" prereqs
+	expect_rc 0 "hook prereqs" && expect_eq "$(cat out)" "" "prereqs"
+}
+
+# --- the Debian package ------------------------------------------------------
+
+t_deb_contents() {
+	dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./||' > contents
+	for f in usr/bin/bpfsign usr/bin/gen-loader usr/sbin/bpfsign-policy \
+		"usr/lib/$multiarch/libbpfsign.so.$version" "usr/lib/$multiarch/libbpfsign.a" \
+		"usr/lib/$multiarch/pkgconfig/bpfsign.pc" usr/include/libbpfsign.h \
+		usr/share/man/man1/bpfsign.1.gz usr/share/man/man1/gen-loader.1.gz \
+		usr/share/man/man8/bpfsign-policy.8.gz usr/share/initramfs-tools/hooks/bpfsign \
+		usr/share/bpfsign/initramfs/bpf-keyring usr/lib/bpfsign/policies/deny_unsigned.lskel.h \
+		usr/lib/bpfsign/policies/audit_log.bpf.o usr/share/doc/bpfsign/copyright; do
+		grep -qx "$f" contents || { echo "the package lacks $f"; return 1; }
+	done
+	dpkg-deb --fsys-tarfile "$deb" | tar xOf - "./usr/lib/$multiarch/pkgconfig/bpfsign.pc" |
+		grep -q "^libdir=/usr/lib/$multiarch$" ||
+		{ echo "bpfsign.pc: libdir is not the multiarch one"; return 1; }
+	dpkg-deb -f "$deb" Depends | grep -q libssl3 ||
+		{ echo "Depends lacks libssl3 (shlibs): $(dpkg-deb -f "$deb" Depends)"; return 1; }
+}
+
+t_lintian() {
+	lintian --tag-display-limit 0 "$deb" > l.out 2>&1
+	cat l.out
+	grep -q '^E: ' l.out && { echo "lintian reports errors"; return 1; }
+	return 0
+}
+
+t_deb_install() {
+	[ "$(id -u)" = 0 ] || { echo "dpkg -i needs root"; return 1; }
+	dpkg -s bpfsign > /dev/null 2>&1 && { echo "a bpfsign package is installed already"; return 1; }
+	run dpkg -i "$deb"
+	expect_rc 0 "dpkg -i" || { dpkg -P bpfsign > /dev/null 2>&1; return 1; }
+	run bpfsign --help
+	expect_rc 0 "bpfsign --help from the package" &&
+	grep -q 'bpfsign sign' out && [ "$(command -v bpfsign)" = /usr/bin/bpfsign ] ||
+		{ dpkg -P bpfsign; return 1; }
+	run /usr/bin/gen-loader --version
+	expect_rc 0 "gen-loader --version" || { dpkg -P bpfsign; return 1; }
+	PKG_CONFIG_PATH= pkg-config --modversion bpfsign | grep -qx "$version" ||
+		{ echo "pkg-config does not find the packaged bpfsign.pc"; dpkg -P bpfsign; return 1; }
+	dpkg -L bpfsign > files
+	run dpkg -r bpfsign
+	expect_rc 0 "dpkg -r" || { dpkg -P bpfsign; return 1; }
+	left=$(while read -r f; do [ -f "$f" ] && echo "$f"; done < files)
+	[ -z "$left" ] || { echo "dpkg -r left:"; echo "$left"; dpkg -P bpfsign; return 1; }
+	run dpkg -P bpfsign
+	expect_rc 0 "dpkg -P" || return 1
+	dpkg -s bpfsign > /dev/null 2>&1 && { echo "still known to dpkg after purge"; return 1; }
+	return 0
+}
+
+t "build" t_build
+t "make install DESTDIR PREFIX=/usr: the tree a package ships" t_install
+t "nm -g --defined-only: bpfsign_* only (static, shared, dynamic)" t_nm
+t "pkg-config --cflags --libs bpfsign: compiles, links, verifies" t_pkg_config
+t "make uninstall removes every file" t_uninstall
+t "V=1 shows commands, -MMD dependencies" t_make_v1
+t "CC=clang builds the tools" t_cc_clang
+t "initramfs-tools hook: nothing without certificates, all with" t_initramfs_hook
+t "deb: contents, multiarch pkg-config, shlibs" t_deb_contents
+t "deb: lintian reports no errors" t_lintian
+t "deb: dpkg -i, bpfsign --help, dpkg -r, dpkg -P" t_deb_install
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
