@@ -3,81 +3,128 @@
 # them.  Every suite ends with "N passed, N failed"; a suite that ends
 # without one (it crashed, or never ran) counts as a failure.
 #
+# The suites run BPFSIGN_JOBS (default 2) at a time: a TCG boot keeps about
+# one core busy, so two boots side by side, or a boot beside the host
+# suites, take little longer than one.  Each suite writes its own log and
+# its own guest console log, and is printed whole, in the order below, once
+# it has finished.
+#
 # Usage: scripts/run-tests.sh [host] [guest]
 set -u
 . "$(dirname "$0")/env.sh"
 
-passed=0 failed=0 broken=
-run_suite() {
+max=${BPFSIGN_JOBS:-2}
+passed=0 failed=0 broken='' queue='' running=0
+
+# start NAME ENV... -- CMD...: run CMD with ENV in the background; its output,
+# exit status and time go to build/suite-NAME.log{,.rc,.time}
+start() {
+	while [ "$running" -ge "$max" ]; do
+		finish_first
+	done
 	name=$1; shift
-	echo "# suite $name"
 	out=$build/suite-$name.log
-	t0=$(date +%s)
-	"$@" 2>&1 | tee "$out"
-	echo "# suite $name: $(($(date +%s) - t0)) s"
-	rc=$(cat "$out.rc" 2>/dev/null || echo 0)
+	rm -f "$out" "$out.rc" "$out.time"
+	(
+		t0=$(date +%s)
+		env "$@" > "$out" 2>&1
+		echo $? > "$out.rc"
+		echo $(($(date +%s) - t0)) > "$out.time"
+	) &
+	queue="$queue $name:$!"
+	running=$((running + 1))
+}
+
+# finish_first: wait for the oldest job still queued and report it (the
+# host job suite by suite)
+finish_first() {
+	# shellcheck disable=SC2086
+	set -- $queue
+	job=$1; shift
+	queue="$*"
+	wait "${job#*:}"
+	running=$((running - 1))
+	case $job in
+	host:*)
+		for t in "$top"/tests/host/*/run.sh; do
+			[ -f "$t" ] && report "host-$(basename "$(dirname "$t")")"
+		done ;;
+	*) report "${job%%:*}" ;;
+	esac
+}
+
+# report NAME: print a finished suite and add its closing line to the total
+report() {
+	out=$build/suite-$1.log
+	echo "# suite $1"
+	cat "$out"
+	echo "# suite $1: $(cat "$out.time" 2>/dev/null || echo '?') s"
 	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n1)
 	if [ -z "$line" ]; then
-		broken="$broken $name"
+		broken="$broken $1"
 		return
 	fi
 	p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed}
 	passed=$((passed + p)); failed=$((failed + f))
-	[ "$rc" = 0 ] || [ "$f" != 0 ] || broken="$broken $name"
+	[ "$(cat "$out.rc" 2>/dev/null)" = 0 ] || [ "$f" != 0 ] || broken="$broken $1"
 }
 
-# The exit status of a command in a pipeline is lost in POSIX sh: record it.
-status_of() {
-	out=$1; shift
-	"$@"; echo $? > "$out.rc"
+# The host suites share build outputs (make -C signer ...): one after the
+# other, in one background job, each with its own log.
+host_suites() {
+	for t in "$top"/tests/host/*/run.sh; do
+		[ -f "$t" ] || continue
+		n=host-$(basename "$(dirname "$t")")
+		out=$build/suite-$n.log
+		t0=$(date +%s)
+		sh "$t" > "$out" 2>&1
+		echo $? > "$out.rc"
+		echo $(($(date +%s) - t0)) > "$out.time"
+	done
+}
+
+# guest NAME CMDLINE TEST...: one boot of the guest, with its own console log
+guest() {
+	name=$1 cmdline=$2; shift 2
+	start "$name" BPFSIGN_CMDLINE="$cmdline" BPFSIGN_LOG="$build/guest-$name.log" \
+		"$top/qemu/run-guest.sh" "$@"
 }
 
 mkdir -p "$build"
 for s in "$@"; do
 	case $s in
 	host)
-		for t in "$top"/tests/host/*/run.sh; do
-			[ -f "$t" ] || continue
-			n=host-$(basename "$(dirname "$t")")
-			rm -f "$build/suite-$n.log.rc"
-			run_suite "$n" status_of "$build/suite-$n.log" sh "$t"
-		done ;;
+		host_suites > /dev/null 2>&1 &
+		queue="$queue host:$!"
+		running=$((running + 1)) ;;
 	guest)
 		# Enforcement cannot be lowered once raised: its run-time test
 		# goes last, and the boot-parameter test gets a boot of its own.
-		rm -f "$build"/suite-guest*.log.rc
-		run_suite guest status_of "$build/suite-guest.log" \
-			"$top/qemu/run-guest.sh" all enforce_sysctl_runtime
+		guest guest "" all enforce_sysctl_runtime
 		# The syscall fuzzer (tests/fuzz) for a fixed seed and time; it may
 		# raise enforcement, so a boot of its own.  A failure prints the
 		# seed and the make fuzz-kernel line that replays it.
-		export BPFSIGN_CMDLINE="BPFSIGN_FUZZ_SEED=${BPFSIGN_FUZZ_SEED:-1} BPFSIGN_FUZZ_SECONDS=${BPFSIGN_FUZZ_SECONDS:-45}"
-		run_suite guest-fuzz status_of "$build/suite-guest-fuzz.log" \
-			"$top/qemu/run-guest.sh" fuzz_syscalls
-		export BPFSIGN_CMDLINE=bpf_sig_enforce=1
-		run_suite guest-enforce status_of "$build/suite-guest-enforce.log" \
-			"$top/qemu/run-guest.sh" enforce_boot_param enforce_caller_keyring_refused \
+		guest guest-fuzz "BPFSIGN_FUZZ_SEED=${BPFSIGN_FUZZ_SEED:-1} BPFSIGN_FUZZ_SECONDS=${BPFSIGN_FUZZ_SECONDS:-45}" \
+			fuzz_syscalls
+		guest guest-enforce bpf_sig_enforce=1 \
+			enforce_boot_param enforce_caller_keyring_refused \
 			bpftool_signed_enforced bpftool_signed_metadata_flipped \
 			bpftool_signed_insns_only bpftool_prog_load_enforced
 		# The .bpf keyring, provisioned the way an initramfs would.
-		export BPFSIGN_CMDLINE=bpf.keyring_unsealed=1
-		run_suite guest-bpf-keyring status_of "$build/suite-guest-bpf-keyring.log" \
-			"$top/qemu/run-guest.sh" bpf_keyring_provisioned
+		guest guest-bpf-keyring bpf.keyring_unsealed=1 bpf_keyring_provisioned
 		# BPF LSM policies (policies/) change what later tests may load.
-		unset BPFSIGN_CMDLINE
-		run_suite guest-policies status_of "$build/suite-guest-policies.log" \
-			"$top/qemu/run-guest.sh" policy_deny_unsigned \
+		guest guest-policies "" policy_deny_unsigned \
 			policy_keyring_allowlist_default policy_keyring_allowlist_file \
 			policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
 			policy_audit_log
 		# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
-		export BPFSIGN_CMDLINE=bpf.keyring_unsealed=1
-		run_suite guest-policies-bpf-keyring status_of \
-			"$build/suite-guest-policies-bpf-keyring.log" \
-			"$top/qemu/run-guest.sh" policy_keyring_allowlist_bpf_keyring
-		unset BPFSIGN_CMDLINE ;;
+		guest guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
+			policy_keyring_allowlist_bpf_keyring ;;
 	*) echo "run-tests: unknown suite $s" >&2; exit 2 ;;
 	esac
+done
+while [ -n "$queue" ]; do
+	finish_first
 done
 
 [ -z "$broken" ] || { echo "# suites that failed or did not finish:$broken"; failed=$((failed + 1)); }
