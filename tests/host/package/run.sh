@@ -36,6 +36,16 @@ copy_tree() {	# DIR: the tracked and new files of the working tree, no build/
 		xargs -0 tar cf - --no-recursion) | tar xf - -C "$1"
 }
 
+dpkg_() {	# ARGS: dpkg, waiting up to a minute for another dpkg or apt to finish
+	local i=0
+	while :; do
+		dpkg "$@" > dpkg.out 2> dpkg.err && return 0
+		grep -qi 'lock' dpkg.err && [ $i -lt 30 ] || { cat dpkg.out dpkg.err; return 1; }
+		i=$((i + 1))
+		sleep 2
+	done
+}
+
 only_bpfsign() {	# FILE WHAT: nm lines of FILE's defined globals, bpfsign_* only
 	local bad
 	bad=$(grep -v ' bpfsign_[a-z_]*$' "$1")
@@ -259,23 +269,20 @@ t_lintian() {
 t_deb_install() {
 	[ "$(id -u)" = 0 ] || { echo "dpkg -i needs root"; return 1; }
 	dpkg -s bpfsign > /dev/null 2>&1 && { echo "a bpfsign package is installed already"; return 1; }
-	run dpkg -i "$deb"
-	expect_rc 0 "dpkg -i" || { dpkg -P bpfsign > /dev/null 2>&1; return 1; }
+	dpkg_ -i "$deb" || { echo "dpkg -i failed"; dpkg_ -P bpfsign; return 1; }
 	run bpfsign --help
 	expect_rc 0 "bpfsign --help from the package" &&
 	grep -q 'bpfsign sign' out && [ "$(command -v bpfsign)" = /usr/bin/bpfsign ] ||
-		{ dpkg -P bpfsign; return 1; }
+		{ dpkg_ -P bpfsign; return 1; }
 	run /usr/bin/gen-loader --version
-	expect_rc 0 "gen-loader --version" || { dpkg -P bpfsign; return 1; }
+	expect_rc 0 "gen-loader --version" || { dpkg_ -P bpfsign; return 1; }
 	PKG_CONFIG_PATH= pkg-config --modversion bpfsign | grep -qx "$version" ||
-		{ echo "pkg-config does not find the packaged bpfsign.pc"; dpkg -P bpfsign; return 1; }
+		{ echo "pkg-config does not find the packaged bpfsign.pc"; dpkg_ -P bpfsign; return 1; }
 	dpkg -L bpfsign > files
-	run dpkg -r bpfsign
-	expect_rc 0 "dpkg -r" || { dpkg -P bpfsign; return 1; }
+	dpkg_ -r bpfsign || { echo "dpkg -r failed"; dpkg_ -P bpfsign; return 1; }
 	left=$(while read -r f; do [ -f "$f" ] && echo "$f"; done < files)
-	[ -z "$left" ] || { echo "dpkg -r left:"; echo "$left"; dpkg -P bpfsign; return 1; }
-	run dpkg -P bpfsign
-	expect_rc 0 "dpkg -P" || return 1
+	[ -z "$left" ] || { echo "dpkg -r left:"; echo "$left"; dpkg_ -P bpfsign; return 1; }
+	dpkg_ -P bpfsign || { echo "dpkg -P failed"; return 1; }
 	dpkg -s bpfsign > /dev/null 2>&1 && { echo "still known to dpkg after purge"; return 1; }
 	return 0
 }
