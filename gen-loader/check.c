@@ -203,9 +203,40 @@ static void hex(char *out, size_t outsz, const unsigned char *p, size_t n)
 		snprintf(out + 2 * i, 3, "%02x", p[i]);
 }
 
+/*
+ * The "@target" lines of the header's signed C, joined by "; " into buf:
+ * what the loader was generated for (gen-loader --target-config ...).
+ */
+static void target_of(const struct lskel *h, char *buf, size_t sz)
+{
+	const char *tail, *s, *end, *nl, *m;
+	size_t tail_len, blob_sz, o = 0, n = strlen(" * " TARGET_MARK);
+
+	if (h->generator != LSKEL_GEN_GEN_LOADER ||
+	    trailer_find(h->r[R_DATA].buf, h->r[R_DATA].len, &tail, &tail_len, &blob_sz))
+		return;
+	end = tail + tail_len;
+	for (s = tail; s < end; s = nl + 1) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		if (!nl)
+			nl = end;
+		if ((size_t)(nl - s) <= n || memcmp(s, " * " TARGET_MARK, n))
+			continue;
+		m = s + n;
+		o += (size_t)snprintf(buf + o, o < sz ? sz - o : 0, "%s%.*s", o ? "; " : "",
+				      (int)(nl - m), m);
+		if (o >= sz) {
+			buf[sz - 1] = '\0';
+			return;
+		}
+	}
+}
+
 void check_report(struct out *o, const char *path, const struct lskel *h,
 		  const struct verdict *v)
 {
+	char target[2048];
+
 	const struct bpfsign_info *info = &v->rep.info;
 	char d[2 * DIGEST_SIZE + 1], keyid[2 * BPFSIGN_KEYID_MAX + 1];
 
@@ -243,6 +274,13 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 		out_str(o, "signer", v->rep.signer);
 		out_str(o, "signature_check", bpfsign_errno_name(v->sig_err));
 	}
+	/* the values of the target it was generated for, signed in its C
+	 * (only of a verified header: the C of another is no one's word)
+	 */
+	target[0] = '\0';
+	if (v->verified)
+		target_of(h, target, sizeof(target));
+	out_str(o, "target", target);
 	out_str(o, "verdict", v->verified ? "verified" : v->modified ? "modified" :
 			      v->signed_ ? "rejected" : "unsigned");
 	out_str(o, "reason", v->verified ? "" : v->reason);

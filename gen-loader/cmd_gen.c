@@ -14,7 +14,8 @@
 #include "loader.h"
 #include "trailer.h"
 
-enum { O_OUT, O_NAME, O_KEY, O_CERT, O_KEYRING, O_DIGEST, O_BTF, O_PAYLOAD, O_VERBOSE };
+enum { O_OUT, O_NAME, O_KEY, O_CERT, O_KEYRING, O_DIGEST, O_BTF, O_TARGET_CONFIG, O_MAX_CPUS,
+       O_MAP_SIZE, O_PAYLOAD, O_VERBOSE };
 
 static const struct opt gen_opts[] = {
 	[O_OUT] = { "out", 'o', "HEADER", "the light skeleton header to write", true },
@@ -24,6 +25,9 @@ static const struct opt gen_opts[] = {
 	[O_KEYRING] = { "keyring-id", 0, "N", "default keyring of NAME__load(): 0 builtin (default), 1 +secondary, 2 platform, or a key serial" },
 	[O_DIGEST] = { "digest", 0, "sha256|sha384|sha512", "digest of the signature (default sha256)" },
 	[O_BTF] = { "btf", 0, "VMLINUX", "the target kernel's vmlinux, for BTF (nothing is read from this machine's kernel)" },
+	[O_TARGET_CONFIG] = { "target-config", 0, "KCONFIG", "the target kernel's .config: __kconfig externs, LINUX_KERNEL_VERSION (its '# Linux/ARCH RELEASE' line), CONFIG_NR_CPUS, CONFIG_PAGE_SHIFT" },
+	[O_MAX_CPUS] = { "max-cpus", 0, "N", "most CPUs of the target: size of perf event arrays without max_entries (default CONFIG_NR_CPUS of --target-config, else 8192)" },
+	[O_MAP_SIZE] = { "map-size", 0, "MAP=N[:VSIZE],...", "signed sizes of maps a tool sizes at run time: max_entries N (or 'cpus') and value size" },
 	[O_PAYLOAD] = { "payload-out", 0, "FILE", "write the bytes to sign (insns || data) and an unsigned header, instead of --key/--cert" },
 	[O_VERBOSE] = { "verbose", 'v', NULL, "print libbpf's debug messages" },
 };
@@ -77,7 +81,8 @@ static int sign_payload(const struct parsed *p, const void *payload, size_t len,
 static int check_outputs(const struct cmd *cmd, const struct parsed *p)
 {
 	const char *out = p->val[O_OUT], *pay = p->val[O_PAYLOAD], *in;
-	const char *const ins[] = { p->args[0], p->val[O_KEY], p->val[O_CERT], p->val[O_BTF] };
+	const char *const ins[] = { p->args[0], p->val[O_KEY], p->val[O_CERT], p->val[O_BTF],
+				    p->val[O_TARGET_CONFIG] };
 
 	if (pay && same_file(out, pay))
 		return usage_error(cmd, "%s: --out and --payload-out are the same file", out);
@@ -89,7 +94,8 @@ static int check_outputs(const struct cmd *cmd, const struct parsed *p)
 	if (in)
 		return usage_error(cmd, "%s: an output is the --%s input", in,
 				   in == ins[1] ? gen_opts[O_KEY].name :
-				   in == ins[2] ? gen_opts[O_CERT].name : gen_opts[O_BTF].name);
+				   in == ins[2] ? gen_opts[O_CERT].name :
+				   in == ins[3] ? gen_opts[O_BTF].name : gen_opts[O_TARGET_CONFIG].name);
 	return 0;
 }
 
@@ -101,6 +107,7 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	struct skel_parts parts = { 0 };
 	__u8 excl_hash[DIGEST_SIZE];
 	char *hdr = NULL, *tail = NULL;
+	struct target t;
 	struct loader l;
 	int err;
 
@@ -118,9 +125,13 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	}
 	gl_libbpf_print_init(p->val[O_VERBOSE] != NULL);
 
-	err = loader_gen(obj, p->val[O_NAME], p->val[O_BTF], &l);
-	if (err)
+	err = target_init(&t, p->val[O_TARGET_CONFIG], p->val[O_MAX_CPUS], p->val[O_MAP_SIZE]);
+	if (!err)
+		err = loader_gen(obj, p->val[O_NAME], p->val[O_BTF], &t, &l);
+	if (err) {
+		target_free(&t);
 		return err;
+	}
 	err = prog_digest(l.insns, l.insns_sz, excl_hash);
 	if (err)
 		goto out;
@@ -133,6 +144,11 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 		goto out;
 	}
 	len = l.insns_sz + data_sz;
+	if (len > LOADER_MAX_SIGNED) {
+		err = kit_err(-E2BIG, "%s: %zu signed bytes (insns || data): the kernel verifies at most %u; split the object",
+			      obj, len, LOADER_MAX_SIGNED);
+		goto out;
+	}
 	payload = malloc(len);
 	if (!payload) {
 		err = kit_err(-ENOMEM, "%s: %s", obj, strerror(ENOMEM));
@@ -171,6 +187,7 @@ out:
 	free(sig);
 	free(payload);
 	loader_free(&l);
+	target_free(&t);
 	return err;
 }
 

@@ -262,16 +262,35 @@ static void emit_attach_detach(struct emitter *e)
 			bpf_program__name(prog));
 	}
 
+	/* the programs left out of the load (prog_fd 0) are not attached */
 	fprintf(e->f, "\nstatic inline int\n%1$s__attach(struct %1$s *skel)\n{\n"
 		"\tint ret = 0;\n\n", e->name);
 	bpf_object__for_each_program(prog, e->l->obj)
-		fprintf(e->f, "\tret = ret < 0 ? ret : %s__%s__attach(skel);\n",
+		fprintf(e->f, "\tif (skel->progs.%2$s.prog_fd > 0)\n"
+			"\t\tret = ret < 0 ? ret : %1$s__%2$s__attach(skel);\n",
 			e->name, bpf_program__name(prog));
 	fprintf(e->f, "\treturn ret < 0 ? ret : 0;\n}\n\nstatic inline void\n"
 		"%1$s__detach(struct %1$s *skel)\n{\n", e->name);
 	bpf_object__for_each_program(prog, e->l->obj)
 		fprintf(e->f, "\tskel_closenz(skel->links.%s_fd);\n", bpf_program__name(prog));
 	fputs("}\n", e->f);
+}
+
+/*
+ * NAME__PROG__set_autoload(): before load, leave a program out of it.  The
+ * loader reads ctx->progs[i].prog_fd for BPF_SKEL_PROG_SKIP and nothing
+ * else: a caller chooses a subset of the signed programs, nothing more.
+ */
+static void emit_autoload(struct emitter *e)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, e->l->obj)
+		fprintf(e->f, "\n/* Before load: whether %1$s__load() loads %2$s (default 1) */\n"
+			"static inline int\n%1$s__%2$s__set_autoload(struct %1$s *skel, int autoload)\n{\n"
+			"\tif (skel->progs.%2$s.prog_fd > 0)\n\t\treturn -EBUSY;\n"
+			"\tskel->progs.%2$s.prog_fd = autoload ? 0 : BPF_SKEL_PROG_SKIP;\n"
+			"\treturn 0;\n}\n", e->name, bpf_program__name(prog));
 }
 
 static void emit_destroy(struct emitter *e)
@@ -348,6 +367,7 @@ static int emit_open(struct emitter *e)
 
 static void emit_load(struct emitter *e)
 {
+	struct bpf_program *prog;
 	struct bpf_map *map;
 	char ident[256];
 	int nr_mmaped = 0;
@@ -372,8 +392,15 @@ static void emit_load(struct emitter *e)
 		"\t}\n\n"
 		"\terr = bpf_load_and_run(&opts);\n"
 		"\tskel->errstr = opts.errstr;\n"
-		"\tif (err < 0)\n\t\treturn err;\n", e->name,
+		"\tif (err < 0) {\n", e->name,
 		nr_mmaped ? "\t__u64 image;\n" : "");
+	/* the loader left the -errno of the program that failed in its prog_fd */
+	bpf_object__for_each_program(prog, e->l->obj)
+		fprintf(e->f, "\t\tif (skel->progs.%1$s.prog_fd < 0 &&\n"
+			"\t\t    skel->progs.%1$s.prog_fd != BPF_SKEL_PROG_SKIP)\n"
+			"\t\t\tskel->errstr = \"program '%1$s' failed to load (the error is the return value; the verifier log goes to ctx.log_buf)\";\n",
+			bpf_program__name(prog));
+	fputs("\t\treturn err;\n\t}\n", e->f);
 	bpf_object__for_each_map(map, e->l->obj) {
 		/* a percpu_array cannot be mmaped: its image stays read-only */
 		if (!is_skel_data(map, ident, sizeof(ident)) || is_percpu_data(map))
@@ -503,6 +530,28 @@ static void emit_array(FILE *f, const char *name, const char *region, const void
 	fputs("\t\"\";\n\n", f);
 }
 
+/*
+ * What the loader depends on of its target, as given at generation: one
+ * "@target" line each, in the signed C (gen-loader verify shows them).
+ * Nothing when the object depends on nothing of its target.
+ */
+static void emit_target(FILE *f, const char *lines)
+{
+	const char *s, *nl;
+
+	if (!lines || !*lines)
+		return;
+	fputs("/*\n * Generated for the target kernel described by these values (gen-loader\n"
+	      " * --target-config, --max-cpus, --map-size), signed with the loader:\n", f);
+	for (s = lines; *s; s = nl + 1) {
+		nl = strchrnul(s, '\n');
+		fprintf(f, " * " TARGET_MARK "%.*s\n", (int)(nl - s), s);
+		if (!*nl)
+			break;
+	}
+	fputs(" */\n", f);
+}
+
 int emit_tail(const struct loader *l, char **buf, size_t *len)
 {
 	struct emitter e = { .l = l, .name = l->name };
@@ -517,12 +566,14 @@ int emit_tail(const struct loader *l, char **buf, size_t *len)
 	if (!e.f)
 		return kit_err(-ENOMEM, "header: %s", strerror(ENOMEM));
 
+	emit_target(e.f, l->target_lines);
 	fprintf(e.f, "static inline size_t %s__mmap_sz(size_t value_sz)\n{\n"
 		"\tsize_t page = (size_t)sysconf(_SC_PAGE_SIZE);\n\n"
 		"\treturn ((value_sz + 7) / 8 * 8 + page - 1) / page * page;\n}\n\n", l->name);
 	err = emit_struct(&e);
 	if (!err) {
 		emit_attach_detach(&e);
+		emit_autoload(&e);
 		emit_destroy(&e);
 		err = emit_open(&e);
 	}

@@ -27,6 +27,9 @@ struct skel_parts {
 	size_t sig_sz;
 };
 
+/* The prefix of a target line in the tail: " * @target kconfig CONFIG_HZ=250" */
+#define TARGET_MARK "@target "
+
 /* The C after the arrays, for the object of l (trailer.h carries it). */
 int emit_tail(const struct loader *l, char **buf, size_t *len);
 /*

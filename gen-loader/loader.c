@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* BPF object -> loader instructions + metadata, with the patched libbpf. */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +27,8 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	va_list aq;
 	size_t n;
 
-	if (level == LIBBPF_WARN) {
+	/* libbpf's closing "failed to load object" would hide the reason */
+	if (level == LIBBPF_WARN && strncmp(fmt, "libbpf: failed to load object", 29)) {
 		va_copy(aq, ap);
 		vsnprintf(libbpf_warning, sizeof(libbpf_warning), fmt, aq);
 		va_end(aq);
@@ -110,6 +112,7 @@ static int check_elf(const char *path)
 /*
  * What a signed loader cannot carry: values libbpf would take from the
  * machine that generates the loader, signed in as if they were the target's.
+ * __kconfig externs come from --target-config (target.c).
  */
 static int check_host_independent(const char *path, struct bpf_object *obj)
 {
@@ -137,10 +140,6 @@ static int check_host_independent(const char *path, struct bpf_object *obj)
 		for (j = 0; j < btf_vlen(t); j++, vs++) {
 			v = btf__type_by_id(btf, vs->type);
 			var = btf__name_by_offset(btf, v->name_off);
-			if (!strcmp(sec, ".kconfig") &&
-			    (!strncmp(var, "CONFIG_", 7) || !strcmp(var, "LINUX_KERNEL_VERSION")))
-				return kit_err(-EOPNOTSUPP, "%s: extern '%s': a __kconfig value would be read from this machine's kernel, not the target's",
-					       path, var);
 			if (!strcmp(sec, ".ksyms") && btf_is_var(v) &&
 			    btf__resolve_type(btf, v->type) == 0)
 				return kit_err(-EOPNOTSUPP, "%s: extern '%s': a typeless __ksym would be an address from this machine's /proc/kallsyms; declare it with its type",
@@ -178,7 +177,43 @@ static int check_btf(const char *btf)
 	return 0;
 }
 
-int loader_gen(const char *path, const char *name, const char *btf, struct loader *l)
+/* Limits of a loader, refused here rather than by the kernel at load time. */
+static int check_limits(const char *path, struct bpf_object *obj)
+{
+	struct bpf_map *map;
+	int nr_maps = 0;
+
+	bpf_object__for_each_map(map, obj)
+		nr_maps++;
+	if (nr_maps > LOADER_MAX_MAPS)
+		return kit_err(-E2BIG, "%s: %d maps: a loader creates at most %d (libbpf's MAX_USED_MAPS); split the object",
+			       path, nr_maps, LOADER_MAX_MAPS);
+	return 0;
+}
+
+/* Why libbpf could not generate: its limits by name, else its message. */
+static int gen_error(const char *path, int err, struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	int nr_progs = 0, nr_maps = 0;
+	char why[128];
+
+	if (err == -ERANGE || err == -E2BIG) {
+		bpf_object__for_each_program(prog, obj)
+			nr_progs++;
+		bpf_object__for_each_map(map, obj)
+			nr_maps++;
+		return kit_err(err, "%s: the loader of %d programs and %d maps would be too large: its jumps reach at most %d instructions (libbpf's loader generation); split the object",
+			       path, nr_progs, nr_maps, INT16_MAX);
+	}
+	return kit_err(err, "%s: libbpf cannot make a loader of the object: %s%s%s", path,
+		       lb_strerror(err, why, sizeof(why)), *gl_libbpf_warning() ? " -- " : "",
+		       gl_libbpf_warning());
+}
+
+int loader_gen(const char *path, const char *name, const char *btf, struct target *t,
+	       struct loader *l)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oopts);
 	LIBBPF_OPTS(gen_loader_opts, gopts);
@@ -203,6 +238,10 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 	oopts.btf_custom_path = btf;
 	/* no BPF token: creating one would be a bpf() syscall */
 	oopts.bpf_token_path = "";
+	/* __kconfig externs: the target's, never this machine's (libbpf
+	 * reads no kconfig file and no uname() when generating a loader)
+	 */
+	oopts.kconfig = t->kconfig;
 	l->obj = bpf_object__open_file(path, &oopts);
 	if (!l->obj) {
 		err = -errno;
@@ -217,8 +256,13 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 		goto fail;
 	}
 	err = check_host_independent(path, l->obj);
+	if (!err)
+		err = check_limits(path, l->obj);
+	if (!err)
+		err = target_apply(t, path, l->obj);
 	if (err)
 		goto fail;
+	l->target_lines = t->lines;
 
 	/* Every loader made here is signed, now or later (--payload-out):
 	 * it must take max_entries and initial values from its signed
@@ -233,9 +277,7 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 	}
 	err = bpf_object__load(l->obj);
 	if (err) {
-		err = kit_err(err, "%s: libbpf cannot make a loader of the object: %s%s%s", path,
-			      lb_strerror(err, why, sizeof(why)), *gl_libbpf_warning() ? " -- " : "",
-			      gl_libbpf_warning());
+		err = gen_error(path, err, l->obj);
 		goto fail;
 	}
 	if (!gopts.insns || !gopts.data || !gopts.insns_sz || !gopts.data_sz) {
@@ -246,6 +288,11 @@ int loader_gen(const char *path, const char *name, const char *btf, struct loade
 	l->insns_sz = gopts.insns_sz;
 	l->data = gopts.data;
 	l->data_sz = gopts.data_sz;
+	if (l->insns_sz / sizeof(struct bpf_insn) > LOADER_MAX_INSNS) {
+		err = kit_err(-E2BIG, "%s: the loader has %zu instructions: the kernel loads at most %u (BPF_COMPLEXITY_LIMIT_INSNS); split the object",
+			      path, l->insns_sz / sizeof(struct bpf_insn), LOADER_MAX_INSNS);
+		goto fail;
+	}
 	return 0;
 fail:
 	loader_free(l);

@@ -121,8 +121,10 @@ t_header_compiles() {
 }
 
 # The signed loader takes nothing from the caller's ctx but where to put the
-# verifier log: no max_entries or initial_value read, no bpf_copy_from_user(),
-# and bpf_probe_read_kernel() only with a NULL source (bzero of its stack).
+# verifier log and which programs to leave out (a prog_fd compared with
+# BPF_SKEL_PROG_SKIP, nothing else): no max_entries or initial_value read,
+# no bpf_copy_from_user(), and bpf_probe_read_kernel() only with a NULL
+# source (bzero of its stack).
 t_loader_reads_no_input() {
 	cat > scan.c <<-'EOF'
 	#include <stddef.h>
@@ -139,7 +141,7 @@ t_loader_reads_no_input() {
 	{
 		const struct bpf_insn *insn = (const void *)skel_counter__lskel_insns;
 		size_t i, j, n = (sizeof(skel_counter__lskel_insns) - 1) / sizeof(*insn);
-		int bad = 0, reads = 0;
+		int bad = 0, reads = 0, skips = 0;
 
 		for (i = 0; i < n; i++) {
 			const struct bpf_insn *in = &insn[i], *prev = i ? &insn[i - 1] : NULL;
@@ -148,6 +150,15 @@ t_loader_reads_no_input() {
 			if (BPF_CLASS(in->code) == BPF_LDX && in->src_reg == BPF_REG_6) {
 				for (j = 0; j < 3 && in->off != log_off[j]; j++)
 					;
+				/* a program's prog_fd, only to skip its load */
+				if (j == 3 && in->off >= (short)offsetof(struct skel_counter, progs) &&
+				    in->off < (short)offsetof(struct skel_counter, links) &&
+				    i + 1 < n && insn[i + 1].code == (BPF_JMP32 | BPF_JEQ | BPF_K) &&
+				    insn[i + 1].dst_reg == in->dst_reg &&
+				    insn[i + 1].imm == BPF_SKEL_PROG_SKIP) {
+					skips++;
+					continue;
+				}
 				if (j == 3) {
 					printf("insn %zu reads ctx at offset %d\n", i, in->off);
 					bad = 1;
@@ -169,6 +180,10 @@ t_loader_reads_no_input() {
 		}
 		if (!reads) {
 			printf("no ctx read found: the scan does not see the loader's log fields\n");
+			bad = 1;
+		}
+		if (skips != 1) {
+			printf("%d reads of a prog_fd to skip, expected 1 (one program)\n", skips);
 			bad = 1;
 		}
 		return bad;
@@ -509,6 +524,304 @@ t_err_host_dependent() {
 	expect_rc 1 "a __kconfig extern" && expect_err "extern 'CONFIG_HZ'"
 }
 
+# --- the target, never this machine (issue 17) --------------------------------
+
+# bpf_src FILE NPROGS NMAPS: NPROGS syscall programs, each calling one shared
+# subprogram (libbpf counts it as a program too), and NMAPS array maps
+bpf_src() {
+	python3 - "$@" <<-'EOF'
+	import sys
+	path, n, maps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+	src = ['#include "vmlinux.h"', '#include <bpf/bpf_helpers.h>', 'int hits[%d];' % max(n, 1)]
+	for m in range(maps):
+	    src.append('struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1);'
+	               ' __type(key, int); __type(value, long); } m%d SEC(".maps");' % m)
+	src.append('static __attribute__((noinline)) int bump(int i) { hits[i]++; return 0; }')
+	for i in range(n):
+	    src.append('SEC("syscall") int p%04d(void *ctx) { return bump(%d); }' % (i, i))
+	src.append('char LICENSE[] SEC("license") = "GPL";')
+	open(path, 'w').write('\n'.join(src) + '\n')
+	EOF
+}
+
+bpf_cc() {	# SRC OBJ
+	clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$build/guest-obj" \
+		-I"$build/tools/include" -c "$1" -o "$2" || { echo "clang-22 cannot build $1"; return 1; }
+}
+
+# A loader of more programs than libbpf's old stack of 32 program FDs: it
+# keeps them in its metadata, so every stack access stays inside the 512
+# bytes the verifier allows (it refused "invalid write to stack R10").
+t_many_programs() {
+	bpf_src many.c 73 0 && bpf_cc many.c many.bpf.o || return 1
+	gen many.bpf.o many.lskel.h --name many || { echo "gen-loader refused 73 programs"; return 1; }
+	run "$gl" verify --cert "$keys/signing.crt" many.lskel.h
+	expect_rc 0 "verify of 73 programs" || return 1
+	cat > stack.c <<-'EOF'
+	#include <stdio.h>
+	#include "many.lskel.h"
+	int main(void)
+	{
+		const struct bpf_insn *insn = (const void *)many__lskel_insns;
+		size_t i, n = (sizeof(many__lskel_insns) - 1) / sizeof(*insn);
+		int bad = 0, seen = 0;
+
+		for (i = 0; i < n; i++) {
+			int cls = BPF_CLASS(insn[i].code);
+			int r10 = (cls == BPF_LDX && insn[i].src_reg == BPF_REG_10) ||
+				  ((cls == BPF_STX || cls == BPF_ST) && insn[i].dst_reg == BPF_REG_10);
+
+			if (!r10)
+				continue;
+			seen++;
+			if (insn[i].off < -512 || insn[i].off >= 0) {
+				printf("insn %zu: stack offset %d, outside [-512, 0)\n", i, insn[i].off);
+				bad = 1;
+			}
+		}
+		if (!seen)
+			printf("no stack access found: the scan sees nothing\n");
+		return bad || !seen;
+	}
+	EOF
+	gcc -O2 -Wall -Werror -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" \
+		-I"$build/linux/tools/include/uapi" stack.c -o stack || return 1
+	./stack
+}
+
+# What the kernel or libbpf's generation cannot take is refused at
+# generation, naming the limit, and nothing is written.
+t_limits_refused() {
+	bpf_src maps.c 1 64 && bpf_cc maps.c maps.bpf.o || return 1
+	run gen maps.bpf.o x.h
+	# check_limits(): 64 array maps and .bss, one more than MAX_USED_MAPS
+	expect_rc 1 "65 maps" && expect_err "65 maps: a loader creates at most 64" || return 1
+	[ ! -e x.h ] || { echo "a header was written for 65 maps"; return 1; }
+	bpf_src huge.c 1000 0 && bpf_cc huge.c huge.bpf.o || return 1
+	run gen huge.bpf.o x.h
+	# gen_error(): libbpf's -ERANGE, a jump to the loader's cleanup beyond 16 bits
+	expect_rc 1 "1000 programs" && expect_err "jumps reach at most 32767 instructions" ||
+		return 1
+	[ ! -e x.h ] || { echo "a header was written for 1000 programs"; return 1; }
+}
+
+# A perf event array without max_entries, a ring buffer whose size libbpf
+# rounds by pages, kconfig externs and a map sized at run time.
+target_obj() {
+	cat > target.bpf.c <<-'EOF'
+	#include "vmlinux.h"
+	#include <bpf/bpf_helpers.h>
+	extern unsigned int LINUX_KERNEL_VERSION __kconfig;
+	extern unsigned int CONFIG_HZ __kconfig;
+	extern int CONFIG_BPFSIGN_NOT_SET __kconfig __weak;
+	struct {
+		__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+		__uint(key_size, sizeof(int));
+		__uint(value_size, sizeof(int));
+	} events SEC(".maps");
+	struct {
+		__uint(type, BPF_MAP_TYPE_RINGBUF);
+		__uint(max_entries, 5000);
+	} rb SEC(".maps");
+	struct {
+		__uint(type, BPF_MAP_TYPE_HASH);
+		__type(key, int);
+		__type(value, long);
+	} per_cpu_sized SEC(".maps");
+	unsigned int version, hz;
+	int unset;
+	SEC("syscall")
+	int p(void *ctx)
+	{
+		int v = 1;
+
+		version = LINUX_KERNEL_VERSION;
+		hz = CONFIG_HZ;
+		unset = CONFIG_BPFSIGN_NOT_SET;
+		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &v, sizeof(v));
+		return 0;
+	}
+	char LICENSE[] SEC("license") = "GPL";
+	EOF
+	bpf_cc target.bpf.c target.bpf.o
+}
+
+# sysconf(_SC_PAGE_SIZE) answers $BPFSIGN_PAGE_SIZE: another page size
+page_shim() {
+	cat > pagesz.c <<-'EOF'
+	#define _GNU_SOURCE
+	#include <dlfcn.h>
+	#include <stdlib.h>
+	#include <unistd.h>
+	long sysconf(int name)
+	{
+		static long (*real)(int);
+
+		if (name == _SC_PAGE_SIZE && getenv("BPFSIGN_PAGE_SIZE"))
+			return atol(getenv("BPFSIGN_PAGE_SIZE"));
+		if (!real)
+			real = (long (*)(int))dlsym(RTLD_NEXT, "sysconf");
+		return real(name);
+	}
+	EOF
+	cc -shared -fPIC -o pagesz.so pagesz.c -ldl || { echo "cannot build the page-size shim"; return 1; }
+}
+
+# The header is a function of the object and the options: this machine's CPU
+# count (a mount namespace over /sys/devices/system/cpu/possible), kernel
+# release (setarch --uname-2.6) and page size (a sysconf() shim) change
+# nothing in it.
+t_host_independent() {
+	local kcfg="$build/kbuild/.config"
+	target_obj && page_shim || return 1
+	echo 0-63 > possible
+	gen target.bpf.o a.h --target-config "$kcfg" --map-size per_cpu_sized=cpus ||
+		{ echo "gen-loader refused the target object"; return 1; }
+	unshare -m sh -c 'mount --bind possible /sys/devices/system/cpu/possible &&
+		[ "$(cat /sys/devices/system/cpu/possible)" = 0-63 ] &&
+		exec setarch x86_64 --uname-2.6 "$@"' sh \
+		"$gl" target.bpf.o -o b.h --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--btf "$vmlinux" --target-config "$kcfg" --map-size per_cpu_sized=cpus ||
+		{ echo "gen-loader failed with 64 CPUs and release 2.6"; return 1; }
+	cmp -s a.h b.h || { echo "64 CPUs and release 2.6 changed the header:"; diff a.h b.h | head; return 1; }
+	LD_PRELOAD=$PWD/pagesz.so BPFSIGN_PAGE_SIZE=2048 "$gl" target.bpf.o -o c.h \
+		--key "$keys/signing.key" --cert "$keys/signing.crt" --btf "$vmlinux" \
+		--target-config "$kcfg" --map-size per_cpu_sized=cpus ||
+		{ echo "gen-loader failed with pages of 2048 bytes"; return 1; }
+	cmp -s a.h c.h || { echo "pages of 2048 bytes changed the header:"; diff a.h c.h | head; return 1; }
+	# the perf event array is sized for the target, not for this machine
+	grep -qF " * @target map events max_entries $(sed -n 's/^CONFIG_NR_CPUS=//p' "$kcfg") (perf event array: CONFIG_NR_CPUS of --target-config)" a.h ||
+		{ echo "no target line for the perf event array:"; grep @target a.h; return 1; }
+	gen target.bpf.o d.h --target-config "$kcfg" --map-size per_cpu_sized=cpus --max-cpus 4096 ||
+		return 1
+	grep -qF " * @target map events max_entries 4096 (perf event array: --max-cpus)" d.h ||
+		{ echo "--max-cpus 4096 did not size the perf event array:"; grep @target d.h; return 1; }
+	grep -qF " * @target map per_cpu_sized max_entries 4096 (--map-size cpus)" d.h ||
+		{ echo "--map-size NAME=cpus is not --max-cpus:"; grep @target d.h; return 1; }
+}
+
+# Pages larger than the target's would round a ring buffer: refused, named.
+t_host_pages_refused() {
+	target_obj && page_shim || return 1
+	run env LD_PRELOAD="$PWD/pagesz.so" BPFSIGN_PAGE_SIZE=16384 "$gl" target.bpf.o -o x.h \
+		--key "$keys/signing.key" --cert "$keys/signing.crt" --btf "$vmlinux" \
+		--target-config "$build/kbuild/.config" --map-size per_cpu_sized=cpus
+	# ringbuf_for_target(): 8192 bytes for 4 KiB pages, 16 KiB on this "machine"
+	expect_rc 1 "pages of 16384 bytes" &&
+	expect_err "map 'rb': 8192 bytes for the target's pages (4096" || return 1
+	[ ! -e x.h ] || { echo "a header was written"; return 1; }
+}
+
+# __kconfig externs come from --target-config only, are signed in the
+# header's C, and gen-loader verify shows them.
+t_target_config() {
+	local kcfg="$build/kbuild/.config" hz rel want
+	target_obj || return 1
+	run gen target.bpf.o x.h --map-size per_cpu_sized=cpus
+	# apply_kconfig(): without a target description nothing can resolve them
+	expect_rc 1 "kconfig externs without --target-config" &&
+	expect_err "a __kconfig value of the target kernel: give its kconfig with --target-config" ||
+		return 1
+	hz=$(sed -n 's/^CONFIG_HZ=//p' "$kcfg")
+	rel=$(sed -n 's/^# Linux\/[^ ]* \([0-9]*\)\.\([0-9]*\)\.\([0-9]*\).*/\1 \2 \3/p' "$kcfg")
+	[ -n "$hz" ] && [ -n "$rel" ] || { echo "$kcfg has no CONFIG_HZ or release line"; return 1; }
+	want=$(set -- $rel; echo $(($1 * 65536 + $2 * 256 + ($3 > 255 ? 255 : $3))))
+	gen target.bpf.o t.h --target-config "$kcfg" --map-size per_cpu_sized=cpus || return 1
+	run "$gl" verify --json --cert "$keys/signing.crt" t.h
+	expect_rc 0 "verify of a header with a target" || return 1
+	json out target > target.txt
+	for line in "kconfig CONFIG_HZ=$hz" "kconfig LINUX_KERNEL_VERSION=$want" \
+		"kconfig CONFIG_BPFSIGN_NOT_SET is not set"; do
+		grep -qF "$line" target.txt || { echo "verify's target lacks '$line':"; cat target.txt; return 1; }
+	done
+	# another target's kconfig is another header, and signed as such
+	sed "s/^CONFIG_HZ=.*/CONFIG_HZ=1000/" "$kcfg" > other.config
+	gen target.bpf.o o.h --target-config other.config --map-size per_cpu_sized=cpus || return 1
+	cmp -s t.h o.h && { echo "CONFIG_HZ=1000 made the same header"; return 1; }
+	grep -qF " * @target kconfig CONFIG_HZ=1000" o.h || { echo "no CONFIG_HZ=1000 line"; return 1; }
+	# a strong extern the target does not set: libbpf refuses, names it
+	grep -v "^CONFIG_HZ=" "$kcfg" > nohz.config
+	run gen target.bpf.o n.h --target-config nohz.config --map-size per_cpu_sized=cpus
+	expect_rc 1 "CONFIG_HZ not set in the target" && expect_err "extern 'CONFIG_HZ' (strong): not resolved" ||
+		return 1
+	# LINUX_KERNEL_VERSION: a line of its own wins over the release line
+	{ echo "LINUX_KERNEL_VERSION=396288"; cat "$kcfg"; } > ver.config
+	gen target.bpf.o v.h --target-config ver.config --map-size per_cpu_sized=cpus || return 1
+	grep -qF " * @target kconfig LINUX_KERNEL_VERSION=396288" v.h ||
+		{ echo "the LINUX_KERNEL_VERSION= line was not used"; grep @target v.h; return 1; }
+	grep -v "^# Linux/" "$kcfg" > norel.config
+	run gen target.bpf.o r.h --target-config norel.config --map-size per_cpu_sized=cpus
+	# apply_kconfig(): no version in the description, none taken from uname()
+	expect_rc 1 "no release in the target config" && expect_err "has no kernel version" ||
+		return 1
+	run gen target.bpf.o m.h --target-config "$kcfg" --map-size nosuch=4
+	# apply_map_size(): only the object's maps are sized
+	expect_rc 1 "--map-size of a missing map" && expect_err "--map-size: no map 'nosuch'"
+}
+
+# The skeleton API is bpftool's light skeleton's: one caller compiles
+# against both headers of the same object, and the struct layouts match.
+t_api_parity_bpftool() {
+	local bpftool=$build/tools/bpftool/bpftool h
+	[ -x "$bpftool" ] || { echo "no $bpftool (make tools)"; return 1; }
+	LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L "$obj" name skel_counter > bt.h ||
+		{ echo "bpftool gen skeleton -L failed"; return 1; }
+	cp "$good" gl.h
+	cat > caller.c <<-'EOF'
+	#include <errno.h>
+	#include <stddef.h>
+	#include <stdio.h>
+	#include HDR
+	#define LAYOUT(m) printf("%s %zu %zu\n", #m, offsetof(struct skel_counter, m), \
+				 sizeof(((struct skel_counter *)0)->m))
+	static int use(void)
+	{
+		struct skel_counter *s = skel_counter__open();
+		int fd;
+
+		if (!s)
+			return 1;
+		(void)s->rodata->count_calls;
+		if (skel_counter__load(s))
+			goto out;
+		s->bss->target_tgid = 1;
+		s->data->step = 2;
+		fd = s->maps.calls.map_fd + s->progs.count_getppid.prog_fd;
+		(void)fd;
+		if (skel_counter__count_getppid__attach(s) < 0 || skel_counter__attach(s))
+			goto out;
+		(void)s->links.count_getppid_fd;
+		skel_counter__detach(s);
+	out:
+		skel_counter__destroy(s);
+		s = skel_counter__open_and_load();
+		skel_counter__destroy(s);
+		return 0;
+	}
+	int main(int argc, char **argv)
+	{
+		(void)argv;
+		if (argc > 1)	/* never run: it would call bpf() */
+			return use();
+		LAYOUT(ctx); LAYOUT(maps); LAYOUT(maps.calls); LAYOUT(maps.rodata);
+		LAYOUT(maps.data); LAYOUT(maps.bss); LAYOUT(progs);
+		LAYOUT(progs.count_getppid); LAYOUT(links); LAYOUT(links.count_getppid_fd);
+		LAYOUT(rodata); LAYOUT(data); LAYOUT(bss);
+		printf("ctx.sz %zu\n", offsetof(struct skel_counter, links));
+		return 0;
+	}
+	EOF
+	for h in bt gl; do
+		gcc -O2 -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE \
+			-DHDR="\"$h.h\"" -I. -I"$build/linux/tools/lib" \
+			-I"$build/linux/tools/include/uapi" caller.c -o "caller-$h" ||
+			{ echo "the caller does not compile against the $h header"; return 1; }
+		"./caller-$h" > "layout-$h.txt" || return 1
+	done
+	diff layout-bt.txt layout-gl.txt ||
+		{ echo "struct skel_counter: bpftool's layout (<) is not gen-loader's (>)"; return 1; }
+}
+
 t_usage() {
 	run "$gl" --help
 	expect_rc 0 "--help" || return 1
@@ -702,6 +1015,12 @@ t "error: key of another certificate" t_err_key_cert_mismatch
 t "error: not a BPF object" t_err_not_bpf
 t "error: an object libbpf cannot open" t_err_libbpf_cannot_open
 t "error: host-dependent externs" t_err_host_dependent
+t "more than 32 programs: stack accesses within 512 bytes" t_many_programs
+t "limits refused at generation, named" t_limits_refused
+t "host-independent: CPU count, release, page size" t_host_independent
+t "host pages larger than the target's: refused" t_host_pages_refused
+t "kconfig externs from --target-config, shown by verify" t_target_config
+t "API and struct layout of bpftool's light skeleton" t_api_parity_bpftool
 t "usage and --help" t_usage
 t "edges: the subcommand is argv[1] only" t_edge_subcommand
 t "edges: outputs replace regular files, never an input, keep the mode" t_edge_outputs
