@@ -174,6 +174,36 @@ t_uninstall() {
 	[ -z "$left" ] || { echo "make uninstall left:"; echo "$left"; return 1; }
 }
 
+# --- the verifier: certificates read once ------------------------------------
+
+opens_of() {	# FILE STRACE-LOG: how many times FILE was opened
+	grep -c "openat(.*\"$1\"" "$2"
+}
+
+t_cert_once() {
+	local gl=$src/gen-loader/gen-loader obj=$src/debian/policies-obj h
+	h=$obj/deny_unsigned.lskel.h
+	cp "$keys/signing.crt" c.crt
+	# three headers, one reading of the certificate (before: one per header)
+	strace -f -e trace=openat -o v.trace "$gl" verify --cert c.crt "$h" "$h" "$h" > /dev/null ||
+		{ echo "gen-loader verify of the policy header failed"; return 1; }
+	expect_eq "$(opens_of c.crt v.trace)" 1 "openings of the certificate by verify of 3 headers" ||
+		return 1
+	# gen signs and checks its signature with the signer's certificate:
+	# one reading (before: bpfsign_signer_load() and bpfsign_verify())
+	strace -f -e trace=openat -o g.trace "$gl" "$obj/deny_unsigned.bpf.o" -o g.h \
+		--key "$keys/signing.key" --cert c.crt --btf "$build/kbuild/vmlinux" > /dev/null ||
+		{ echo "gen-loader gen failed"; return 1; }
+	expect_eq "$(opens_of c.crt g.trace)" 1 "openings of the certificate by gen" || return 1
+	# attach: the certificate once for its two checks
+	"$gl" "$obj/deny_unsigned.bpf.o" -o u.h --payload-out p.bin --btf "$build/kbuild/vmlinux" &&
+	"$src/signer/bpfsign" sign --key "$keys/signing.key" --cert c.crt --out p.p7s p.bin ||
+		{ echo "cannot make an unsigned header and its signature"; return 1; }
+	strace -f -e trace=openat -o a.trace "$gl" attach --signature p.p7s --cert c.crt u.h ||
+		{ echo "gen-loader attach failed"; return 1; }
+	expect_eq "$(opens_of c.crt a.trace)" 1 "openings of the certificate by attach"
+}
+
 # --- make conventions --------------------------------------------------------
 
 t_make_v1() {
@@ -292,6 +322,7 @@ t "make install DESTDIR PREFIX=/usr: the tree a package ships" t_install
 t "nm -g --defined-only: bpfsign_* only (static, shared, dynamic)" t_nm
 t "pkg-config --cflags --libs bpfsign: compiles, links, verifies" t_pkg_config
 t "make uninstall removes every file" t_uninstall
+t "gen-loader reads a certificate once (verify of 3 headers, gen, attach)" t_cert_once
 t "V=1 shows commands, -MMD dependencies" t_make_v1
 t "CC=clang builds the tools" t_cc_clang
 t "initramfs-tools hook: nothing without certificates, all with" t_initramfs_hook
