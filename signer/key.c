@@ -87,6 +87,19 @@ void bpfsign__put_engine(ENGINE *e)
 	ENGINE_free(e);
 }
 
+/* Without BPFSIGN_PIN: the decoder asks for a passphrase only for an
+ * encrypted key (PEM or DER, PKCS#8 or traditional); refuse, and say so. */
+static int no_passphrase(char *pass, size_t size, size_t *len, const OSSL_PARAM params[],
+			 void *asked)
+{
+	(void)pass;
+	(void)size;
+	(void)len;
+	(void)params;
+	*(bool *)asked = true;
+	return 0;
+}
+
 static int load_file_key(const char *path, EVP_PKEY **pkey)
 {
 	OSSL_DECODER_CTX *dctx;
@@ -94,19 +107,12 @@ static int load_file_key(const char *path, EVP_PKEY **pkey)
 	const char *pin = key_pin();
 	unsigned char *buf;
 	size_t len, left;
+	bool asked = false;
 	int err, ok;
 
 	err = read_file(path, MAX_KEY_FILE, &buf, &len);
 	if (err)
 		return err;
-	/* the decoder's failure would read as "not a key" */
-	if (!pin && (strstr((char *)buf, "-----BEGIN ENCRYPTED PRIVATE KEY-----") ||
-		     strstr((char *)buf, "Proc-Type: 4,ENCRYPTED"))) {
-		OPENSSL_cleanse(buf, len);
-		free(buf);
-		return kit_err(-EINVAL, "%s: an encrypted key: set BPFSIGN_PIN to its passphrase",
-			       path);
-	}
 	*pkey = NULL;
 	dctx = OSSL_DECODER_CTX_new_for_pkey(pkey, NULL, NULL, NULL,
 					     EVP_PKEY_KEYPAIR, NULL, NULL);
@@ -118,15 +124,26 @@ static int load_file_key(const char *path, EVP_PKEY **pkey)
 	if (pin)
 		OSSL_DECODER_CTX_set_passphrase(dctx, (const unsigned char *)pin,
 						strlen(pin));
+	else
+		OSSL_DECODER_CTX_set_passphrase_cb(dctx, no_passphrase, &asked);
 	p = buf;
 	left = len;
+	ERR_set_mark();
 	ok = OSSL_DECODER_from_data(dctx, &p, &left);
 	OSSL_DECODER_CTX_free(dctx);
 	OPENSSL_cleanse(buf, len);
 	free(buf);
+	if (ok && *pkey)
+		ERR_clear_last_mark();
 	if (!ok || !*pkey) {
 		EVP_PKEY_free(*pkey);
 		*pkey = NULL;
+		if (asked) {	/* else the failure would read as "not a key" */
+			ERR_pop_to_mark();	/* "unable to get passphrase": said here */
+			return kit_err(-EINVAL, "%s: an encrypted key: set BPFSIGN_PIN to its passphrase",
+				       path);
+		}
+		ERR_clear_last_mark();
 		return kit_err(-EINVAL,
 			"%s: not a PEM or DER private key (or a wrong passphrase in BPFSIGN_PIN)",
 			path);
