@@ -83,11 +83,14 @@ host_suites() {
 	done
 }
 
-# guest NAME CMDLINE TEST...: one boot of the guest, with its own console log
+# guest [smp=N] NAME CMDLINE TEST...: one boot of the guest (2 CPUs, or N),
+# with its own console log
 guest() {
+	smp=2
+	case $1 in smp=*) smp=${1#smp=}; shift ;; esac
 	name=$1 cmdline=$2; shift 2
-	start "$name" BPFSIGN_CMDLINE="$cmdline" BPFSIGN_LOG="$build/guest-$name.log" \
-		"$top/qemu/run-guest.sh" "$@"
+	start "$name" BPFSIGN_SMP="$smp" BPFSIGN_CMDLINE="$cmdline" \
+		BPFSIGN_LOG="$build/guest-$name.log" "$top/qemu/run-guest.sh" "$@"
 }
 
 mkdir -p "$build"
@@ -106,10 +109,14 @@ for s in "$@"; do
 		# seed and the make fuzz-kernel line that replays it.
 		guest guest-fuzz "BPFSIGN_FUZZ_SEED=${BPFSIGN_FUZZ_SEED:-1} BPFSIGN_FUZZ_SECONDS=${BPFSIGN_FUZZ_SECONDS:-45}" \
 			fuzz_syscalls
-		guest guest-enforce bpf_sig_enforce=1 \
+		# 4 CPUs: more than the 2 of the machine that signed the
+		# skeletons, which must not size anything for its own (issue 17)
+		guest smp=4 guest-enforce bpf_sig_enforce=1 \
 			enforce_boot_param enforce_caller_keyring_refused \
 			bpftool_signed_enforced bpftool_signed_metadata_flipped \
-			bpftool_signed_insns_only bpftool_prog_load_enforced
+			bpftool_signed_insns_only bpftool_prog_load_enforced \
+			target_perf_every_cpu_smp4 target_alternatives \
+			target_kconfig_resolved target_many_programs
 		# The .bpf keyring, provisioned the way an initramfs would.
 		guest guest-bpf-keyring bpf.keyring_unsealed=1 bpf_keyring_provisioned
 		# BPF LSM policies (policies/) change what later tests may load.

@@ -14,6 +14,13 @@
 #   skel_counter_bt_bad_data.lskel.h  the same, the last byte of opts_data flipped
 #   skel_counter_bt_insns_only.lskel.h  the same, opts_sig over opts_insn only (the
 #                                     form before load-time verification)
+#   target_perf.lskel.h               a perf event array without max_entries, signed
+#                                     with no target description (issue 17)
+#   target_kconfig.lskel.h            __kconfig externs of the guest's .config
+#                                     (--target-config)
+#   target_many.lskel.h               73 programs and a shared subprogram
+#   target_alt.lskel.h                an fentry program whose target is missing and
+#                                     a kprobe alternative
 
 GEN_LOADER	:= $(TOP)/gen-loader/gen-loader
 GL_TAMPER	:= $(TOP)/tests/host/gen-loader/tamper.sh
@@ -27,7 +34,9 @@ SKEL_HEADERS	:= $(OBJ)/skel_counter.lskel.h $(OBJ)/skel_counter_untrusted.lskel.
 		   $(OBJ)/percpu_data_signed.lskel.h $(OBJ)/percpu_data.lskel.h \
 		   $(OBJ)/signed_inputs.lskel.h \
 		   $(OBJ)/skel_counter_bt.lskel.h $(OBJ)/skel_counter_bt_bad_data.lskel.h \
-		   $(OBJ)/skel_counter_bt_insns_only.lskel.h
+		   $(OBJ)/skel_counter_bt_insns_only.lskel.h \
+		   $(OBJ)/target_perf.lskel.h $(OBJ)/target_kconfig.lskel.h \
+		   $(OBJ)/target_many.lskel.h $(OBJ)/target_alt.lskel.h
 
 $(GEN_LOADER): $(wildcard $(TOP)/gen-loader/*.[ch]) $(TOP)/signer/libbpfsign.h \
 		$(BUILD)/tools/lib/libbpf.a
@@ -50,6 +59,20 @@ $(OBJ)/percpu_data_signed.lskel.h: $(OBJ)/percpu_data.bpf.o $(GEN_LOADER)
 
 $(OBJ)/signed_inputs.lskel.h: $(OBJ)/signed_inputs.bpf.o $(GEN_LOADER)
 	$(GEN_LOADER) $< -o $@ --name signed_inputs $(GL_SIGNING) $(GL_FLAGS)
+
+# Generated for the target, never for this machine (issue 17)
+$(OBJ)/target_perf.lskel.h: $(OBJ)/target_perf.bpf.o $(GEN_LOADER)
+	$(GEN_LOADER) $< -o $@ --name target_perf $(GL_SIGNING) $(GL_FLAGS)
+
+$(OBJ)/target_kconfig.lskel.h: $(OBJ)/target_kconfig.bpf.o $(GEN_LOADER) $(BUILD)/kbuild/.config
+	$(GEN_LOADER) $< -o $@ --name target_kconfig $(GL_SIGNING) $(GL_FLAGS) \
+		--target-config $(BUILD)/kbuild/.config
+
+$(OBJ)/target_many.lskel.h: $(OBJ)/target_many.bpf.o $(GEN_LOADER)
+	$(GEN_LOADER) $< -o $@ --name target_many $(GL_SIGNING) $(GL_FLAGS)
+
+$(OBJ)/target_alt.lskel.h: $(OBJ)/target_alt.bpf.o $(GEN_LOADER)
+	$(GEN_LOADER) $< -o $@ --name target_alt $(GL_SIGNING) $(GL_FLAGS)
 
 # An empty token path: libbpf would otherwise try BPF_TOKEN_CREATE, a bpf()
 # syscall on the build host, while generating the loader.
