@@ -335,6 +335,39 @@ static int ringbuf_for_target(struct target *t, const char *path, struct bpf_obj
 			name, sz, decl, t->page_size, t->page_size_from);
 }
 
+/* Map types whose max_entries must be 0: storage attached to kernel objects */
+static bool sized_by_kernel(enum bpf_map_type type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_SK_STORAGE:
+	case BPF_MAP_TYPE_INODE_STORAGE:
+	case BPF_MAP_TYPE_TASK_STORAGE:
+	case BPF_MAP_TYPE_CGRP_STORAGE:
+	case BPF_MAP_TYPE_CGROUP_STORAGE:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A size a tool would set at run time and nobody gave: the kernel would
+ * refuse the loader (EINVAL), so no header is written.
+ */
+static int check_sized(const char *path, struct bpf_map *map)
+{
+	const char *name = bpf_map__name(map);
+
+	if (!bpf_map__max_entries(map) && !sized_by_kernel(bpf_map__type(map)))
+		return kit_err(-EINVAL, "%s: map '%s': no max_entries, which the kernel refuses: give the target's with --map-size %s=N",
+			       path, name, name);
+	if (!bpf_map__value_size(map) && bpf_map__type(map) == BPF_MAP_TYPE_STACK_TRACE)
+		return kit_err(-EINVAL, "%s: map '%s': no value_size, which the kernel refuses: give the target's with --map-size %s=N:VSIZE",
+			       path, name, name);
+	return 0;
+}
+
 static int apply_maps(struct target *t, const char *path, struct bpf_object *obj)
 {
 	struct bpf_map *map;
@@ -364,6 +397,9 @@ static int apply_maps(struct target *t, const char *path, struct bpf_object *obj
 		default:
 			break;
 		}
+		err = check_sized(path, map);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -759,6 +759,36 @@ t_target_config() {
 	expect_rc 1 "--map-size of a missing map" && expect_err "--map-size: no map 'nosuch'"
 }
 
+# Maps a tool sizes at run time get signed sizes with --map-size; without
+# them the kernel would refuse the loader, so no header is written.
+t_map_sizes() {
+	cat > stacks.bpf.c <<-'EOF'
+	#include "vmlinux.h"
+	#include <bpf/bpf_helpers.h>
+	struct {
+		__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+		__uint(key_size, sizeof(__u32));
+	} stacks SEC(".maps");
+	SEC("syscall")
+	int p(void *ctx) { return 0; }
+	char LICENSE[] SEC("license") = "GPL";
+	EOF
+	bpf_cc stacks.bpf.c stacks.bpf.o || return 1
+	run gen stacks.bpf.o x.h
+	# check_sized(): no max_entries, which BPF_MAP_CREATE refuses
+	expect_rc 1 "a stack trace map without max_entries" &&
+	expect_err "map 'stacks': no max_entries, which the kernel refuses: give the target's with --map-size stacks=N" ||
+		return 1
+	run gen stacks.bpf.o x.h --map-size stacks=1024
+	# check_sized(): no value_size, which BPF_MAP_CREATE refuses too
+	expect_rc 1 "a stack trace map without value_size" &&
+	expect_err "--map-size stacks=N:VSIZE" || return 1
+	[ ! -e x.h ] || { echo "a header was written"; return 1; }
+	gen stacks.bpf.o s.h --map-size stacks=1024:1016 || return 1
+	grep -qF " * @target map stacks max_entries 1024 value_size 1016 (--map-size)" s.h ||
+		{ echo "no target line for --map-size:"; grep @target s.h; return 1; }
+}
+
 # The skeleton API is bpftool's light skeleton's: one caller compiles
 # against both headers of the same object, and the struct layouts match.
 t_api_parity_bpftool() {
@@ -1020,6 +1050,7 @@ t "limits refused at generation, named" t_limits_refused
 t "host-independent: CPU count, release, page size" t_host_independent
 t "host pages larger than the target's: refused" t_host_pages_refused
 t "kconfig externs from --target-config, shown by verify" t_target_config
+t "maps sized at run time: --map-size, refused without" t_map_sizes
 t "API and struct layout of bpftool's light skeleton" t_api_parity_bpftool
 t "usage and --help" t_usage
 t "edges: the subcommand is argv[1] only" t_edge_subcommand
