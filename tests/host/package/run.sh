@@ -285,6 +285,13 @@ t_deb_contents() {
 	dpkg-deb --fsys-tarfile "$deb" | tar xOf - "./usr/lib/$multiarch/pkgconfig/bpfsign.pc" |
 		grep -q "^libdir=/usr/lib/$multiarch$" ||
 		{ echo "bpfsign.pc: libdir is not the multiarch one"; return 1; }
+	# the packaged (stripped) library exports bpfsign_* only, too
+	dpkg-deb -x "$deb" x || return 1
+	nm -g --defined-only "x/usr/lib/$multiarch/libbpfsign.a" | grep ' [A-Za-z] ' > a.syms
+	only_bpfsign a.syms "the packaged libbpfsign.a" || return 1
+	nm -D --defined-only "x/usr/lib/$multiarch/libbpfsign.so.$version" |
+		grep -v ' A LIBBPFSIGN_[0-9.]*$' | sed 's/@.*//' > dyn.syms
+	only_bpfsign dyn.syms "the packaged libbpfsign.so" || return 1
 	dpkg-deb -f "$deb" Depends | grep -q libssl3 ||
 		{ echo "Depends lacks libssl3 (shlibs): $(dpkg-deb -f "$deb" Depends)"; return 1; }
 }
@@ -326,7 +333,7 @@ t "gen-loader reads a certificate once (verify of 3 headers, gen, attach)" t_cer
 t "V=1 shows commands, -MMD dependencies" t_make_v1
 t "CC=clang builds the tools" t_cc_clang
 t "initramfs-tools hook: nothing without certificates, all with" t_initramfs_hook
-t "deb: contents, multiarch pkg-config, shlibs" t_deb_contents
+t "deb: contents, exported symbols, multiarch pkg-config, shlibs" t_deb_contents
 t "deb: lintian reports no errors" t_lintian
 t "deb: dpkg -i, bpfsign --help, dpkg -r, dpkg -P" t_deb_install
 
