@@ -4,8 +4,10 @@
  * `pkg-config --cflags --libs bpfsign`.  It defines read_file() and
  * kit_err(), names the library keeps to itself.  Usage:
  *   use_bpfsign CERT PAYLOAD SIG...: every SIG against CERT, read once;
- *   prints one "NAME errno" line per signature, exits 0 if all verify.
+ *   prints one "NAME errno" line per signature, exits 0 if all verify
+ *   (3 if the verifier's bad arguments are not refused).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -50,6 +52,14 @@ int main(int argc, char **argv)
 
 	if (argc < 4 || read_file(argv[2], &data, &len))
 		return 2;
+	/* exactly one of cert and ca_bundle: neither and both are -EINVAL */
+	if (bpfsign_verifier_load(NULL, NULL, &v) != -EINVAL ||
+	    bpfsign_verifier_load(argv[1], argv[1], &v) != -EINVAL ||
+	    /* no verifier: -EINVAL, not a crash */
+	    bpfsign_verifier_verify(NULL, data, len, data, len, NULL) != -EINVAL) {
+		fprintf(stderr, "bad arguments not refused with EINVAL\n");
+		return 3;
+	}
 	err = bpfsign_verifier_load(argv[1], NULL, &v);
 	if (err) {
 		fprintf(stderr, "%s\n", bpfsign_last_error());
