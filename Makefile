@@ -60,11 +60,11 @@ test: guest-tests
 demo: guest-tests
 	@scripts/demo.sh
 
-# Benchmarks time the release kernel, never the debug one.
+# Benchmarks time the release kernel, never the debug one: tests/bench/run.sh
+# runs the signer's bench here and the kernel's in one release boot.
 bench: signer guest-tests
-	@$(MAKE) -s -C signer bench
 	@BPFSIGN_KERNEL=release scripts/build-kernel.sh
-	@BPFSIGN_KERNEL=release BPFSIGN_QUIET=1 qemu/run-guest.sh bench_arena_args bench_percpu_data
+	@tests/bench/run.sh
 
 fuzz: signer gen-loader
 	@$(MAKE) -s -C signer fuzz

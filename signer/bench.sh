@@ -1,16 +1,61 @@
 #!/bin/sh
-# Signatures per second for N small payloads: one bpfsign call against N
-# `openssl cms -sign` processes, side by side in one run, and their ratio;
-# then the audit of the same N signatures: one `bpfsign verify` call (batch
-# mode) against N `openssl cms -verify` processes.
-# Usage: bench.sh [N]    (from anywhere, after make)
+# make bench, the signer's part: bpfsign against the limits of its primitive,
+# side by side in one run.  Each figure is one line
+#
+#   NAME: RATIO (A vs B)
+#
+# RATIO is A's rate / B's rate, in operations per CPU second (user + system)
+# so that other work on a shared machine does not move it: each variant's
+# CPU time over ROUNDS rounds, each round running every variant once, next
+# to each other (openssl speed counts user time itself; its median round):
+#   sign.vs_primitive    bpfsign sign, one process for N payloads, against
+#                        `openssl speed` of the key's type (the most any
+#                        signer can do with this key on this machine)
+#   sign.vs_processes    bpfsign sign against one `openssl cms -sign`
+#                        process per payload (PROCS payloads a round)
+#   verify.vs_primitive  bpfsign verify, one process for the N signatures
+#                        (batch mode), against `openssl speed`'s verify rate
+#   verify.vs_processes  bpfsign verify against one `openssl cms -verify`
+#                        process per signature
+# Payloads and signatures are in tmpfs (/dev/shm when there is one): bpfsign
+# fsync()s every output, and on a disk that, not signing, sets the rate.
+# The signatures of bpfsign and openssl must be byte-identical (RSA) and all
+# must verify, or the bench fails.
+#
+# Usage: bench.sh [N [ROUNDS [PROCS]]]    (from anywhere, after make)
 set -eu
 n=${1:-1000}
+rounds=${2:-8}
+per=${3:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 keys=$here/../keys-example
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+key=$keys/signing.key
+cert=$keys/signing.crt
+bpfsign=$here/bpfsign
 
+die() { echo "bench: $*" >&2; exit 1; }
+[ -x "$bpfsign" ] || die "no $bpfsign (make signer)"
+if [ "$rounds" -lt 1 ] || [ "$per" -lt 1 ] || [ $((rounds * per)) -gt "$n" ]; then
+	die "ROUNDS and PROCS must be at least 1, ROUNDS * PROCS at most N"
+fi
+
+# openssl speed's name for the key's type
+text=$(openssl pkey -in "$key" -noout -text)
+case $text in
+"Private-Key: ("*" bit, 2 primes)"*)
+	bits=${text#Private-Key: (}; bits=${bits%% bit*}
+	alg=rsa$bits; label="RSA-$bits" ;;
+*prime256v1*) alg=ecdsap256; label="ECDSA P-256" ;;
+*secp384r1*) alg=ecdsap384; label="ECDSA P-384" ;;
+*) die "$key: a key type openssl speed does not name here" ;;
+esac
+deterministic=false
+case $alg in rsa*) deterministic=true ;; esac
+
+shm=/dev/shm
+[ -d "$shm" ] && [ -w "$shm" ] || shm=${TMPDIR:-/tmp}
+tmp=$(mktemp -d "$shm/bpfsign-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/a" "$tmp/b"
 i=0
 while [ $i -lt "$n" ]; do
@@ -19,52 +64,103 @@ while [ $i -lt "$n" ]; do
 done
 cp "$tmp"/a/p* "$tmp/b/"
 
-now() { date +%s.%N; }
+# snap NAME: this shell's children's CPU time so far into $tmp/NAME, in the
+# shell itself ($(...) would fork a shell whose children are none of these)
+snap() { times > "$tmp/$1"; }
+# cpu NAME: its CPU seconds (user + system)
+cpu() {
+	awk 'NR == 2 {
+		for (i = 1; i <= 2; i++) {
+			split($i, t, "m"); sub(/s$/, "", t[2]); s += t[1] * 60 + t[2]
+		}
+		printf "%.6f", s
+	}' "$tmp/$1"
+}
 
-t0=$(now)
-(cd "$tmp/a" && "$here/bpfsign" sign --key "$keys/signing.key" \
-	--cert "$keys/signing.crt" p*)
-t1=$(now)
-i=0
-while [ $i -lt "$n" ]; do
-	openssl cms -sign -binary -noattr -nocerts -outform DER -md sha256 \
-		-keyid -signer "$keys/signing.crt" -inkey "$keys/signing.key" \
-		-in "$tmp/b/p$i" -out "$tmp/b/p$i.p7s"
-	i=$((i + 1))
+# CPU seconds of each variant over all rounds, and openssl speed's rates
+sign=0 verify=0 csign=0 cverify=0
+r=0
+while [ $r -lt "$rounds" ]; do
+	lo=$((r * per))
+	hi=$((lo + per))
+
+	# bpfsign: every payload, one process
+	rm -f "$tmp"/a/*.p7s
+	snap t0
+	(cd "$tmp/a" && exec "$bpfsign" sign --key "$key" --cert "$cert" p*) ||
+		die "bpfsign sign failed"
+	snap t1
+	(cd "$tmp/a" && exec "$bpfsign" verify --json --cert "$cert" p*.p7s) > "$tmp/verdicts" ||
+		die "bpfsign verify refused a signature"
+	snap t2
+	[ "$(grep -c '"verified": true' "$tmp/verdicts")" = "$n" ] ||
+		die "bpfsign verify did not verify all $n signatures"
+
+	# the primitive, per CPU second (openssl speed's default: user time)
+	openssl speed -seconds 1 -mr "$alg" 2>/dev/null |
+		awk -F: '/^\+F[0-9]*:/ { print $4, $5 }' >> "$tmp/speed"
+	[ "$(wc -l < "$tmp/speed")" = $((r + 1)) ] || die "openssl speed $alg printed no rates"
+
+	# one openssl process per payload, this round's share
+	snap t3
+	i=$lo
+	while [ $i -lt $hi ]; do
+		openssl cms -sign -binary -noattr -nocerts -outform DER -md sha256 \
+			-keyid -signer "$cert" -inkey "$key" \
+			-in "$tmp/b/p$i" -out "$tmp/b/p$i.p7s" || die "openssl cms -sign failed"
+		i=$((i + 1))
+	done
+	snap t4
+	i=$lo
+	while [ $i -lt $hi ]; do
+		openssl cms -verify -binary -inform DER -in "$tmp/b/p$i.p7s" \
+			-content "$tmp/b/p$i" -noverify -certfile "$cert" -nointern \
+			-out /dev/null 2>/dev/null || die "openssl cms -verify refused p$i.p7s"
+		i=$((i + 1))
+	done
+	snap t5
+
+	# same key, same bytes: RSA signatures are identical
+	if $deterministic; then
+		i=$lo
+		while [ $i -lt $hi ]; do
+			cmp -s "$tmp/a/p$i.p7s" "$tmp/b/p$i.p7s" ||
+				die "p$i.p7s: bpfsign's differs from openssl's"
+			i=$((i + 1))
+		done
+	fi
+
+	# shellcheck disable=SC2046 # four numbers
+	set -- $(awk -v a="$sign" -v b="$verify" -v c="$csign" -v d="$cverify" \
+		-v t0="$(cpu t0)" -v t1="$(cpu t1)" -v t2="$(cpu t2)" -v t3="$(cpu t3)" \
+		-v t4="$(cpu t4)" -v t5="$(cpu t5)" \
+		'BEGIN { printf "%.6f %.6f %.6f %.6f", a + t1 - t0, b + t2 - t1, c + t4 - t3, d + t5 - t4 }')
+	sign=$1 verify=$2 csign=$3 cverify=$4
+	r=$((r + 1))
 done
-t2=$(now)
 
-# Same key, same bytes: RSA signatures must be identical.
-i=0
-while [ $i -lt "$n" ]; do
-	cmp -s "$tmp/a/p$i.p7s" "$tmp/b/p$i.p7s" ||
-		{ echo "bench: p$i.p7s differs from openssl's" >&2; exit 1; }
-	i=$((i + 1))
-done
-
-# Batch verification: every verdict must be "verified" in both.
-t3=$(now)
-(cd "$tmp/a" && "$here/bpfsign" verify --json --cert "$keys/signing.crt" p*.p7s) \
-	> "$tmp/verdicts"
-t4=$(now)
-i=0
-while [ $i -lt "$n" ]; do
-	openssl cms -verify -binary -inform DER -in "$tmp/b/p$i.p7s" -content "$tmp/b/p$i" \
-		-noverify -certfile "$keys/signing.crt" -nointern -out /dev/null 2>/dev/null ||
-		{ echo "bench: openssl cms -verify refused p$i.p7s" >&2; exit 1; }
-	i=$((i + 1))
-done
-t5=$(now)
-[ "$(grep -c '"verified": true' "$tmp/verdicts")" = "$n" ] ||
-	{ echo "bench: bpfsign verify did not verify all $n signatures" >&2; exit 1; }
-
-awk -v n="$n" -v t0="$t0" -v t1="$t1" -v t2="$t2" -v t3="$t3" -v t4="$t4" -v t5="$t5" 'BEGIN {
-	a = t1 - t0; b = t2 - t1; c = t4 - t3; d = t5 - t4
-	printf "bench: %d payloads of 256 bytes, RSA-2048, SHA-256\n", n
-	printf "  bpfsign sign (1 process):         %8.3f s  %9.1f sig/s\n", a, n / a
-	printf "  openssl cms -sign (%d procs):   %8.3f s  %9.1f sig/s\n", n, b, n / b
-	printf "  ratio: bpfsign is %.1fx faster (outputs byte-identical)\n", b / a
-	printf "  bpfsign verify (1 process):       %8.3f s  %9.1f verify/s\n", c, n / c
-	printf "  openssl cms -verify (%d procs): %8.3f s  %9.1f verify/s\n", n, d, n / d
-	printf "  batch verify: %.1fx (bpfsign verify, one process, vs one openssl per file)\n", d / c
-}'
+awk -v n="$n" -v rounds="$rounds" -v per="$per" -v label="$label" -v alg="$alg" \
+	-v sign="$sign" -v verify="$verify" -v csign="$csign" -v cverify="$cverify" '
+{ ss[NR] = $1; sv[NR] = $2 }
+function median(v, k,    i, j, t) {
+	for (i = 2; i <= k; i++)
+		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+		}
+	return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
+}
+END {
+	bs = n * rounds / sign; bv = n * rounds / verify
+	os = median(ss, NR); ov = median(sv, NR)
+	cs = per * rounds / csign; cv = per * rounds / cverify
+	printf "# signer: %d payloads of 256 bytes, %s, SHA-256; %d rounds of %d bpfsign signatures, %d openssl processes; per CPU second\n",
+		n, label, rounds, n, per
+	printf "sign.vs_primitive: %.3f (bpfsign sign %.0f sig/s vs openssl speed %s %.0f sign/s)\n",
+		bs / os, bs, alg, os
+	printf "sign.vs_processes: %.3f (bpfsign sign %.0f sig/s vs one openssl cms -sign per payload %.1f sig/s)\n",
+		bs / cs, bs, cs
+	printf "verify.vs_primitive: %.3f (bpfsign verify, one process, %.0f verify/s vs openssl speed %s %.0f verify/s)\n",
+		bv / ov, bv, alg, ov
+	printf "verify.vs_processes: %.3f (bpfsign verify, one process, %.0f verify/s vs one openssl cms -verify per file %.1f verify/s)\n",
+		bv / cv, bv, cv
+}' "$tmp/speed"

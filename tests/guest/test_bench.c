@@ -1,113 +1,449 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * make bench (not timed tests): variants of one operation measured side by
- * side in one run, printed as ratios.
- *  - an arena write through an __arena argument the JIT rebases, and through
- *    a scalar offset the kfunc translates itself;
- *  - this CPU's counter as a .percpu variable, as a 1-entry percpu_array
- *    lookup, and as bpf_get_smp_processor_id() + array indexing, one access
- *    per run with BPF_PROG_TEST_RUN repeat, less an empty program's run.
+ * make bench (never make test: every test here is explicit-only): variants
+ * of one operation measured side by side in one boot, alternating, each
+ * figure printed as one line
+ *
+ *   # NAME: RATIO (A vs B)
+ *
+ * where RATIO is A / B.  A round measures every variant once, next to each
+ * other, in alternating order; each variant's figure is the first quartile
+ * of its rounds, the rounds the rest of the machine disturbed least (the
+ * noise of a shared host and of TCG only ever adds time).  Absolute times
+ * under TCG mean nothing; the ratios are what the bench reports.
+ *
+ *  - bench_load: the whole NAME__load() of a signed light skeleton against
+ *    the same skeleton unsigned (gen-loader --payload-out: the same loader
+ *    and metadata, no signature), for the demo's skel_counter and for
+ *    meta_bench (about 1 MiB of metadata); then the loader's BPF_PROG_LOAD
+ *    alone, made as bpf_load_and_run() makes it, signed and unsigned; and
+ *    the rate at which the signed BPF_PROG_LOAD checks insns || metadata
+ *    against user-space SHA-256 (OpenSSL) of the same bytes.
+ *  - bench_percpu_data: this CPU's counter as a .percpu variable, as a
+ *    percpu_array lookup and as bpf_get_smp_processor_id() + array index,
+ *    ACCESSES accesses per run less the same loop without an access, and
+ *    each program's JIT image, whose x86 instructions tests/bench/run.sh
+ *    counts on the host.
+ *  - bench_arena_args: an arena write through an __arena argument the JIT
+ *    rebases, and through a scalar offset the kfunc translates itself.
+ *
+ * A load that fails or a counter that ends wrong fails the test, so that
+ * make bench exits non-zero; nothing here asserts a time.
  */
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <openssl/evp.h>
 
 #include "runner.h"
 #include "arena_bench.skel.h"
 #include "percpu_bench.skel.h"
+#include "skel_counter.lskel.h"
+#include "skel_counter_unsigned.lskel.h"
+#include "meta_bench.lskel.h"
+#include "meta_bench_unsigned.lskel.h"
 
-#define ROUNDS 50
-#define CALLS 10000	/* per run, as in progs/arena_bench.bpf.c */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
-/* ns of one test run, or -1 if it failed or returned other than want */
-static double run_ns(int fd, int want)
+static double now_ns(void)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	struct timespec a, b;
+	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	if (bpf_prog_test_run_opts(fd, &opts) || (int)opts.retval != want)
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the first quartile of v[0..n), v unchanged */
+static double q1(const double *v, int n)
+{
+	double c[n];
+
+	memcpy(c, v, sizeof(c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	return c[n / 4];
+}
+
+/* ---- signed against unsigned loads ---- */
+
+#define LOAD_ROUNDS 30
+
+/* ns of NAME__load() alone (not open, not destroy), -1 if it failed */
+#define WHOLE_LOAD(skel)						\
+static double whole_load_##skel(void)					\
+{									\
+	struct skel *s = skel##__open();				\
+	double t0, t1;							\
+	int err;							\
+									\
+	if (!s)								\
+		return -1;						\
+	t0 = now_ns();							\
+	err = skel##__load(s);						\
+	t1 = now_ns();							\
+	skel##__destroy(s);						\
+	return err ? -1 : t1 - t0;					\
+}
+
+WHOLE_LOAD(skel_counter)
+WHOLE_LOAD(skel_counter_unsigned)
+WHOLE_LOAD(meta_bench)
+WHOLE_LOAD(meta_bench_unsigned)
+
+/* The loader and its metadata as a header carries them. */
+struct loader_bytes {
+	const void *insns, *data, *excl_hash, *sig;
+	__u32 insns_sz, data_sz, excl_hash_sz, sig_sz;
+};
+
+#define LOADER_BYTES(skel) {						\
+	.insns = skel##__lskel_insns,					\
+	.insns_sz = sizeof(skel##__lskel_insns) - 1,			\
+	.data = skel##__lskel_data,					\
+	.data_sz = sizeof(skel##__lskel_data) - 1,			\
+	.excl_hash = skel##__lskel_excl_hash,				\
+	.excl_hash_sz = sizeof(skel##__lskel_excl_hash) - 1,		\
+	.sig = skel##__lskel_signature,					\
+	.sig_sz = sizeof(skel##__lskel_signature) - 1,			\
+}
+
+/*
+ * ns of the loader's BPF_PROG_LOAD alone, its map made as bpf_load_and_run()
+ * (skel_internal.h) makes it: signed, a frozen exclusive map bound through
+ * fd_array_cnt and the signature; unsigned, as an unsigned header loads.
+ * -1 if a step failed.
+ */
+static double loader_prog_load(const struct loader_bytes *b, bool sign)
+{
+	const size_t attr_sz = sign ? offsetofend(union bpf_attr, keyring_id) :
+				      offsetofend(union bpf_attr, fd_array);
+	int map_fd, prog_fd = -1, key = 0;
+	union bpf_attr attr;
+	double t0, t = -1;
+
+	map_fd = skel_map_create(BPF_MAP_TYPE_ARRAY, "__loader.map", 4, b->data_sz, 1,
+				 b->excl_hash, b->excl_hash_sz);
+	if (map_fd < 0)
 		return -1;
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
-}
-
-TEST_EXPLICIT(bench_arena_args)
-{
-	struct arena_bench *skel = arena_bench__open_and_load();
-	double arg = 0, off = 0, t;
-	int i;
-
-	if (!ASSERT_TRUE(skel, "load"))
-		return;
-	if (!ASSERT_EQ(run_ns(bpf_program__fd(skel->progs.setup), 0) >= 0, 1, "setup"))
+	if (skel_map_update_elem(map_fd, &key, b->data, 0) < 0 ||
+	    (sign && skel_map_freeze(map_fd) < 0))
 		goto out;
-	/* interleaved, so that both see the same machine */
-	for (i = 0; i < ROUNDS; i++) {
-		t = run_ns(bpf_program__fd(skel->progs.bench_arena_arg), CALLS);
-		if (!ASSERT_GE(t, 0, "bench_arena_arg run"))
-			goto out;
-		arg += t;
-		t = run_ns(bpf_program__fd(skel->progs.bench_offset), CALLS);
-		if (!ASSERT_GE(t, 0, "bench_offset run"))
-			goto out;
-		off += t;
+
+	memset(&attr, 0, attr_sz);
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.insns = (long)b->insns;
+	attr.insn_cnt = b->insns_sz / sizeof(struct bpf_insn);
+	attr.license = (long)"Dual BSD/GPL";
+	memcpy(attr.prog_name, "__loader.prog", sizeof("__loader.prog"));
+	attr.fd_array = (long)&map_fd;
+	if (sign) {
+		attr.fd_array_cnt = 1;
+		attr.signature = (long)b->sig;
+		attr.signature_size = b->sig_sz;
+		attr.keyring_id = 0;	/* builtin: keys-example/signing.crt */
 	}
-	ASSERT_EQ(skel->bss->errors, 0, "every write succeeded");
-	printf("# bench: __arena argument %.1f ns/call, scalar offset %.1f ns/call, ratio %.2f\n",
-	       arg / ROUNDS / CALLS, off / ROUNDS / CALLS, off / arg);
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	t0 = now_ns();
+	prog_fd = skel_sys_bpf(BPF_PROG_LOAD, &attr, attr_sz);
+	if (prog_fd >= 0)
+		t = now_ns() - t0;
 out:
-	arena_bench__destroy(skel);
+	if (prog_fd >= 0)
+		close(prog_fd);
+	close(map_fd);
+	return t;
 }
 
-#define REPEAT 100000
+struct pair {
+	const char *name, *what;
+	double (*a)(void), (*b)(void);
+	double ta[LOAD_ROUNDS], tb[LOAD_ROUNDS];
+};
 
-/* average ns of one run over REPEAT runs, timed by the kernel; -1 on failure */
+static const struct loader_bytes demo_bytes = LOADER_BYTES(skel_counter);
+static const struct loader_bytes meta_bytes = LOADER_BYTES(meta_bench);
+
+static double demo_prog_load_signed(void) { return loader_prog_load(&demo_bytes, true); }
+static double demo_prog_load_unsigned(void) { return loader_prog_load(&demo_bytes, false); }
+static double meta_prog_load_signed(void) { return loader_prog_load(&meta_bytes, true); }
+static double meta_prog_load_unsigned(void) { return loader_prog_load(&meta_bytes, false); }
+
+/* one round of a pair: a then b, or b then a */
+static bool run_pair(struct pair *p, int round)
+{
+	double *first = round % 2 ? &p->tb[round] : &p->ta[round];
+	double *second = round % 2 ? &p->ta[round] : &p->tb[round];
+	double (*f)(void) = round % 2 ? p->b : p->a;
+	double (*s)(void) = round % 2 ? p->a : p->b;
+
+	*first = f();
+	*second = s();
+	return ASSERT_TRUE(*first >= 0 && *second >= 0, p->name);
+}
+
+static void print_pair(const struct pair *p)
+{
+	double a = q1(p->ta, LOAD_ROUNDS), b = q1(p->tb, LOAD_ROUNDS);
+
+	printf("# %s: %.3f (signed vs unsigned %s: %.2f ms vs %.2f ms)\n",
+	       p->name, a / b, p->what, a / 1e6, b / 1e6);
+}
+
+/* ns of user-space SHA-256 (OpenSSL) over buf, -1 if it failed */
+static double user_sha256(const void *buf, size_t len)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	double t0 = now_ns();
+
+	if (!EVP_Digest(buf, len, md, NULL, EVP_sha256(), NULL))
+		return -1;
+	return now_ns() - t0;
+}
+
+TEST_EXPLICIT(bench_load)
+{
+	struct pair whole[] = {
+		{ .name = "load.demo", .what = "skel_counter__load()",
+		  .a = whole_load_skel_counter, .b = whole_load_skel_counter_unsigned },
+		{ .name = "load.meta_1mib", .what = "meta_bench__load()",
+		  .a = whole_load_meta_bench, .b = whole_load_meta_bench_unsigned },
+	};
+	struct pair prog_load[] = {
+		{ .name = "load.demo.prog_load", .what = "BPF_PROG_LOAD of skel_counter's loader",
+		  .a = demo_prog_load_signed, .b = demo_prog_load_unsigned },
+		{ .name = "load.meta_1mib.prog_load",
+		  .what = "BPF_PROG_LOAD of meta_bench's loader",
+		  .a = meta_prog_load_signed, .b = meta_prog_load_unsigned },
+	};
+	size_t len = meta_bytes.insns_sz + meta_bytes.data_sz, k;
+	double sha[LOAD_ROUNDS], check, user;
+	unsigned char *buf;
+	int r;
+
+	/* the signed bytes: insns || the one metadata map's value */
+	buf = malloc(len);
+	if (!ASSERT_TRUE(buf, "malloc"))
+		return;
+	memcpy(buf, meta_bytes.insns, meta_bytes.insns_sz);
+	memcpy(buf + meta_bytes.insns_sz, meta_bytes.data, meta_bytes.data_sz);
+
+	/* one load of each, untimed: first-use costs (BTF, page cache) */
+	for (k = 0; k < ARRAY_SIZE(whole); k++)
+		if (!run_pair(&whole[k], 0))
+			goto out;
+	for (r = 0; r < LOAD_ROUNDS; r++)
+		for (k = 0; k < ARRAY_SIZE(whole); k++)
+			if (!run_pair(&whole[k], r))
+				goto out;
+	for (k = 0; k < ARRAY_SIZE(whole); k++)
+		print_pair(&whole[k]);
+
+	for (r = 0; r < LOAD_ROUNDS; r++) {
+		for (k = 0; k < ARRAY_SIZE(prog_load); k++)
+			if (!run_pair(&prog_load[k], r))
+				goto out;
+		sha[r] = user_sha256(buf, len);
+		if (!ASSERT_TRUE(sha[r] > 0, "user-space SHA-256"))
+			goto out;
+	}
+	for (k = 0; k < ARRAY_SIZE(prog_load); k++)
+		print_pair(&prog_load[k]);
+	/* what signing adds to BPF_PROG_LOAD: copy, hash, PKCS#7; and
+	 * rate(kernel) / rate(user) = t(user) / t(kernel)
+	 */
+	check = q1(prog_load[1].ta, LOAD_ROUNDS) - q1(prog_load[1].tb, LOAD_ROUNDS);
+	user = q1(sha, LOAD_ROUNDS);
+	printf("# hash.kernel_vs_user: %.3f (the signed BPF_PROG_LOAD's check of insns || metadata,"
+	       " %.2f MiB: %.1f MB/s vs user-space SHA-256 of the same bytes: %.1f MB/s)\n",
+	       user / check, len / 1048576.0, len / check * 1e3, len / user * 1e3);
+out:
+	free(buf);
+}
+
+/* ---- .percpu against the other ways to this CPU's counter ---- */
+
+#define ACCESSES 1000	/* per run, as in progs/percpu_bench.bpf.c */
+#define PCPU_REPEAT 50
+#define PCPU_ROUNDS 200
+#define NR_VARIANTS 4	/* the empty loop and three accesses */
+
+/* average ns of one run over PCPU_REPEAT runs, timed by the kernel; -1 on failure */
 static double run_repeat_ns(int fd)
 {
 	char pkt[64] = {};
 	LIBBPF_OPTS(bpf_test_run_opts, opts,
 		.data_in = pkt,
 		.data_size_in = sizeof(pkt),
-		.repeat = REPEAT,
+		.repeat = PCPU_REPEAT,
 	);
 
-	if (bpf_prog_test_run_opts(fd, &opts))
+	if (bpf_prog_test_run_opts(fd, &opts) || opts.retval != 0)
 		return -1;
 	return opts.duration;
 }
 
+/* The sum of every CPU's value of a one-u64-element per-CPU map. */
+static bool percpu_sum(int map_fd, __u64 *sum)
+{
+	int n = libbpf_num_possible_cpus(), i, key = 0;
+	__u64 v[n > 0 ? n : 1];
+
+	if (n <= 0 || bpf_map_lookup_elem(map_fd, &key, v))
+		return false;
+	for (*sum = 0, i = 0; i < n; i++)
+		*sum += v[i];
+	return true;
+}
+
+/*
+ * Print a program's JIT image as "# jit NAME LEN HEX", read as bpftool prog
+ * dump jited reads it (BPF_OBJ_GET_INFO_BY_FD): the guest's bpftool is built
+ * without a disassembler, so make bench counts the x86 instructions on the
+ * host (objdump).  False on failure.
+ */
+static bool print_jit(const char *name, int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info), i, sz;
+	unsigned char *img;
+
+	if (bpf_prog_get_info_by_fd(prog_fd, &info, &len) || !info.jited_prog_len)
+		return false;
+	sz = info.jited_prog_len;
+	img = calloc(1, sz);
+	if (!img)
+		return false;
+	memset(&info, 0, sizeof(info));
+	info.jited_prog_len = sz;
+	info.jited_prog_insns = (__u64)(long)img;
+	len = sizeof(info);
+	if (bpf_prog_get_info_by_fd(prog_fd, &info, &len) || info.jited_prog_len != sz) {
+		free(img);
+		return false;
+	}
+	printf("# jit %s %u ", name, sz);
+	for (i = 0; i < sz; i++)
+		printf("%02x", img[i]);
+	printf("\n");
+	free(img);
+	return true;
+}
+
 TEST_EXPLICIT(bench_percpu_data)
 {
-	static const char *const what[] = {
-		"empty program", ".percpu variable", "percpu_array lookup",
-		"smp_processor_id + array",
+	static const char *const what[NR_VARIANTS] = {
+		"the loop alone", ".percpu variable", "percpu_array lookup",
+		"bpf_get_smp_processor_id() + array",
+	};
+	static const char *const jit_name[NR_VARIANTS] = {
+		"bench_loop", "bench_percpu_data", "bench_map_lookup", "bench_cpu_index",
+	};
+	static const char *const name[NR_VARIANTS] = {
+		NULL, NULL, "percpu.map_lookup_vs_data", "percpu.cpu_index_vs_data",
 	};
 	struct percpu_bench *skel = percpu_bench__open_and_load();
-	double ns[4] = {}, t, net;
-	int i, k, fds[4];
+	double ns[NR_VARIANTS][PCPU_ROUNDS], per[NR_VARIANTS];
+	__u64 want = (__u64)PCPU_ROUNDS * PCPU_REPEAT * ACCESSES, got;
+	int fds[NR_VARIANTS], r, k, i;
 
 	if (!ASSERT_TRUE(skel, "load"))
 		return;
-	fds[0] = bpf_program__fd(skel->progs.bench_empty);
+	fds[0] = bpf_program__fd(skel->progs.bench_loop);
 	fds[1] = bpf_program__fd(skel->progs.bench_percpu_data);
 	fds[2] = bpf_program__fd(skel->progs.bench_map_lookup);
 	fds[3] = bpf_program__fd(skel->progs.bench_cpu_index);
-	/* interleaved, so that all four see the same machine */
-	for (i = 0; i < ROUNDS; i++) {
-		for (k = 0; k < 4; k++) {
-			t = run_repeat_ns(fds[k]);
-			if (!ASSERT_GE(t, 0, what[k]))
+	for (k = 0; k < NR_VARIANTS; k++)
+		if (!ASSERT_TRUE(print_jit(jit_name[k], fds[k]), "the JIT image"))
+			goto out;
+	/* interleaved, each round starting at another variant */
+	for (r = 0; r < PCPU_ROUNDS; r++) {
+		for (i = 0; i < NR_VARIANTS; i++) {
+			k = (r + i) % NR_VARIANTS;
+			ns[k][r] = run_repeat_ns(fds[k]);
+			if (!ASSERT_GE(ns[k][r], 0, what[k]))
 				goto out;
-			ns[k] += t / ROUNDS;
 		}
 	}
-	ASSERT_EQ(skel->bss->errors, 0, "every access succeeded");
-	/* the cost of an access: a run minus an empty run */
-	net = ns[1] - ns[0];
-	printf("# bench: one run (BPF_PROG_TEST_RUN, repeat %d): empty %.1f ns\n", REPEAT, ns[0]);
-	for (k = 1; k < 4; k++)
-		printf("# bench:   %-26s %.1f ns/run, %.1f ns/access, %.2fx the .percpu access\n",
-		       what[k], ns[k], ns[k] - ns[0], net > 0 ? (ns[k] - ns[0]) / net : 0);
+	/* every access of every run reached its counter */
+	if (!ASSERT_TRUE(percpu_sum(bpf_map__fd(skel->maps.percpu), &got), "read .percpu") ||
+	    !ASSERT_EQ(got, want, ".percpu accesses") ||
+	    !ASSERT_TRUE(percpu_sum(bpf_map__fd(skel->maps.pcpu), &got), "read pcpu") ||
+	    !ASSERT_EQ(got, want, "percpu_array accesses"))
+		goto out;
+	for (got = 0, i = 0; i < (int)ARRAY_SIZE(skel->bss->by_cpu); i++)
+		got += skel->bss->by_cpu[i];
+	if (!ASSERT_EQ(got, want, "by_cpu accesses"))
+		goto out;
+
+	/* an access: a run less a run of the loop alone */
+	for (k = 1; k < NR_VARIANTS; k++)
+		per[k] = (q1(ns[k], PCPU_ROUNDS) - q1(ns[0], PCPU_ROUNDS)) / ACCESSES;
+	for (k = 2; k < NR_VARIANTS; k++)
+		printf("# %s: %.3f (%s vs .percpu variable, per access: %.2f ns vs %.2f ns)\n",
+		       name[k], per[k] / per[1], what[k], per[k], per[1]);
+	printf("# percpu: %d accesses per run, %d runs per measurement, %d rounds;"
+	       " one run of the loop alone %.1f us\n", ACCESSES, PCPU_REPEAT, PCPU_ROUNDS,
+	       q1(ns[0], PCPU_ROUNDS) / 1e3);
 out:
 	percpu_bench__destroy(skel);
+}
+
+/* ---- __arena arguments against scalar offsets ---- */
+
+#define ARENA_ROUNDS 30
+#define CALLS 10000	/* per run, as in progs/arena_bench.bpf.c */
+
+/* ns of one test run, or -1 if it failed or returned other than want */
+static double run_ns(int fd, int want)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	double t0 = now_ns();
+
+	if (bpf_prog_test_run_opts(fd, &opts) || (int)opts.retval != want)
+		return -1;
+	return now_ns() - t0;
+}
+
+TEST_EXPLICIT(bench_arena_args)
+{
+	struct arena_bench *skel = arena_bench__open_and_load();
+	double arg[ARENA_ROUNDS], off[ARENA_ROUNDS];
+	int r, fa, fo;
+
+	if (!ASSERT_TRUE(skel, "load"))
+		return;
+	if (!ASSERT_EQ(run_ns(bpf_program__fd(skel->progs.setup), 0) >= 0, 1, "setup"))
+		goto out;
+	fa = bpf_program__fd(skel->progs.bench_arena_arg);
+	fo = bpf_program__fd(skel->progs.bench_offset);
+	/* interleaved, alternating which goes first */
+	for (r = 0; r < ARENA_ROUNDS; r++) {
+		arg[r] = run_ns(r % 2 ? fo : fa, CALLS);
+		off[r] = run_ns(r % 2 ? fa : fo, CALLS);
+		if (r % 2) {
+			double t = arg[r];
+
+			arg[r] = off[r];
+			off[r] = t;
+		}
+		if (!ASSERT_TRUE(arg[r] >= 0 && off[r] >= 0, "arena runs"))
+			goto out;
+	}
+	if (!ASSERT_EQ(skel->bss->errors, 0, "every write succeeded"))
+		goto out;
+	printf("# arena.arg_vs_offset: %.3f (__arena argument vs scalar offset, per call:"
+	       " %.1f ns vs %.1f ns)\n", q1(arg, ARENA_ROUNDS) / q1(off, ARENA_ROUNDS),
+	       q1(arg, ARENA_ROUNDS) / CALLS, q1(off, ARENA_ROUNDS) / CALLS);
+out:
+	arena_bench__destroy(skel);
 }
