@@ -404,6 +404,18 @@ static int apply_maps(struct target *t, const char *path, struct bpf_object *obj
 	return 0;
 }
 
+/* Can s[0..n) go into a C comment line as it is? */
+static bool comment_safe(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f ||
+		    (s[i] == '*' && i + 1 < n && s[i + 1] == '/'))
+			return false;
+	return true;
+}
+
 /* The __kconfig externs: from --target-config, recorded as libbpf reads them. */
 static int apply_kconfig(struct target *t, const char *path, struct bpf_object *obj)
 {
@@ -440,6 +452,9 @@ static int apply_kconfig(struct target *t, const char *path, struct bpf_object *
 				return kit_err(-EINVAL, "%s: extern 'LINUX_KERNEL_VERSION': %s has no kernel version (no '# Linux/ARCH RELEASE Kernel Configuration' line, no LINUX_KERNEL_VERSION= line)",
 					       path, t->config_path);
 			val = kconfig_value(t->kconfig, var, &vlen);
+			if (val && !comment_safe(val, vlen))
+				return kit_err(-EINVAL, "%s: extern '%s': its value in %s has a control character or '*/', which the header's comment cannot carry",
+					       path, var, t->config_path);
 			if (val)
 				err = add_line(t, "kconfig %s=%.*s", var, (int)vlen, val);
 			else

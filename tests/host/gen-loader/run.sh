@@ -749,6 +749,11 @@ t_target_config() {
 	gen target.bpf.o v.h --target-config ver.config --map-size per_cpu_sized=cpus || return 1
 	grep -qF " * @target kconfig LINUX_KERNEL_VERSION=396288" v.h ||
 		{ echo "the LINUX_KERNEL_VERSION= line was not used"; grep @target v.h; return 1; }
+	sed 's|^CONFIG_HZ=.*|CONFIG_HZ="*/ int injected;"|' "$kcfg" > inject.config
+	run gen target.bpf.o i.h --target-config inject.config --map-size per_cpu_sized=cpus
+	# comment_safe(): a value cannot end the comment it is written in
+	expect_rc 1 "a kconfig value with */" && expect_err "which the header's comment cannot carry" ||
+		return 1
 	grep -v "^# Linux/" "$kcfg" > norel.config
 	run gen target.bpf.o r.h --target-config norel.config --map-size per_cpu_sized=cpus
 	# apply_kconfig(): no version in the description, none taken from uname()
