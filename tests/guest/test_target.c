@@ -258,6 +258,10 @@ TEST(target_alternatives)
 	if (!ASSERT_TRUE(skel, "target_alt__open"))
 		return;
 	ASSERT_OK(target_alt__alt_fentry__set_autoload(skel, 0), "leave alt_fentry out");
+	/* any other value is no choice: the loader compares it with
+	 * BPF_SKEL_PROG_SKIP and loads the program over it
+	 */
+	skel->progs.alt_kprobe.prog_fd = -ENOENT;
 	err = target_alt__load(skel);
 	if (err) {
 		FAIL("target_alt__load without alt_fentry: %d (%s), %s", err, strerrorname_np(-err),
@@ -267,6 +271,9 @@ TEST(target_alternatives)
 	ASSERT_EQ(skel->progs.alt_fentry.prog_fd, 0, "the program left out has no fd");
 	ASSERT_GE(skel->progs.alt_kprobe.prog_fd, 1, "the kprobe alternative is loaded");
 	ASSERT_ERR(target_alt__alt_kprobe__set_autoload(skel, 0), EBUSY, "set_autoload after load");
+	/* __attach() leaves out what was left out of the load */
+	ASSERT_OK(target_alt__attach(skel), "target_alt__attach without alt_fentry");
+	ASSERT_EQ(skel->links.alt_fentry_fd, 0, "no link of the program left out");
 	skel->bss->target_tgid = getpid();
 	fd = kprobe_attach("__x64_sys_getppid", skel->progs.alt_kprobe.prog_fd);
 	if (!ASSERT_OK(fd, "kprobe __x64_sys_getppid"))
