@@ -25,8 +25,8 @@
 # Usage: bench.sh [N [ROUNDS [PROCS]]]    (from anywhere, after make)
 set -eu
 n=${1:-1000}
-rounds=${2:-8}
-per=${3:-30}
+rounds=${2:-10}
+per=${3:-40}
 here=$(cd "$(dirname "$0")" && pwd)
 keys=$here/../keys-example
 key=$keys/signing.key

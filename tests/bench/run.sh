@@ -58,16 +58,16 @@ awk -v l="$loop" -v d="$data" -v m="$lookup" -v c="$cpu" 'BEGIN {
 
 # name, ratio, goal: the issue's goals, for the eye; nothing fails on them
 echo
-echo "summary: ratio = A / B, the median of the rounds"
+echo "summary: ratio = A / B, as each line above says"
 awk '
 BEGIN {
 	goal["load.demo"] = "<= 1.05"
 	goal["sign.vs_primitive"] = ">= 0.80"
-	printf "  %-28s %10s  %s\n", "figure", "ratio", "goal"
+	printf "  %-34s %10s  %s\n", "figure", "ratio", "goal"
 }
 {
 	name = $1; sub(/:$/, "", name)
-	printf "  %-28s %10s  %s\n", name, $2, (name in goal) ? goal[name] : "-"
+	printf "  %-34s %10s  %s\n", name, $2, ((name in goal) ? goal[name] : "-")
 }' "$res"
 
 # one line per run: date, then NAME=RATIO
@@ -97,7 +97,7 @@ END {
 		k = order[i]
 		if (runs[k] < 3)
 			continue
-		printf "  %-28s %8.1f%%  (%s .. %s)\n", k,
-			lo[k] > 0 ? (hi[k] - lo[k]) / lo[k] * 100 : 0, lo[k], hi[k]
+		printf "  %-34s %8.1f%%  (%s .. %s)\n", k,
+			(lo[k] > 0 ? (hi[k] - lo[k]) / lo[k] * 100 : 0), lo[k], hi[k]
 	}
 }'

@@ -27,9 +27,11 @@
  *  - bench_arena_args: an arena write through an __arena argument the JIT
  *    rebases, and through a scalar offset the kfunc translates itself.
  *
- * A load that fails or a counter that ends wrong fails the test, so that
+ * Each bench runs on CPU 0 alone, so that every round runs where the others
+ * ran.  A load that fails or a counter that ends wrong fails the test, so that
  * make bench exits non-zero; nothing here asserts a time.
  */
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,9 +76,27 @@ static double q1(const double *v, int n)
 	return c[n / 4];
 }
 
+/* Run on CPU 0 only, until unpin(): the rounds of a bench on one CPU. */
+static cpu_set_t pinned_from;
+
+static bool pin(void)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	return ASSERT_OK(sched_getaffinity(0, sizeof(pinned_from), &pinned_from), "getaffinity") &&
+	       ASSERT_OK(sched_setaffinity(0, sizeof(one), &one), "pin to CPU 0");
+}
+
+static void unpin(void)
+{
+	sched_setaffinity(0, sizeof(pinned_from), &pinned_from);
+}
+
 /* ---- signed against unsigned loads ---- */
 
-#define LOAD_ROUNDS 30
+#define LOAD_ROUNDS 100
 
 /* ns of NAME__load() alone (not open, not destroy), -1 if it failed */
 #define WHOLE_LOAD(skel)						\
@@ -230,10 +250,12 @@ TEST_EXPLICIT(bench_load)
 	unsigned char *buf;
 	int r;
 
+	if (!pin())
+		return;
 	/* the signed bytes: insns || the one metadata map's value */
 	buf = malloc(len);
 	if (!ASSERT_TRUE(buf, "malloc"))
-		return;
+		goto out;
 	memcpy(buf, meta_bytes.insns, meta_bytes.insns_sz);
 	memcpy(buf + meta_bytes.insns_sz, meta_bytes.data, meta_bytes.data_sz);
 
@@ -268,6 +290,7 @@ TEST_EXPLICIT(bench_load)
 	       user / check, len / 1048576.0, len / check * 1e3, len / user * 1e3);
 out:
 	free(buf);
+	unpin();
 }
 
 /* ---- .percpu against the other ways to this CPU's counter ---- */
@@ -351,13 +374,16 @@ TEST_EXPLICIT(bench_percpu_data)
 	static const char *const name[NR_VARIANTS] = {
 		NULL, NULL, "percpu.map_lookup_vs_data", "percpu.cpu_index_vs_data",
 	};
-	struct percpu_bench *skel = percpu_bench__open_and_load();
+	struct percpu_bench *skel;
 	double ns[NR_VARIANTS][PCPU_ROUNDS], per[NR_VARIANTS];
 	__u64 want = (__u64)PCPU_ROUNDS * PCPU_REPEAT * ACCESSES, got;
 	int fds[NR_VARIANTS], r, k, i;
 
-	if (!ASSERT_TRUE(skel, "load"))
+	if (!pin())
 		return;
+	skel = percpu_bench__open_and_load();
+	if (!ASSERT_TRUE(skel, "load"))
+		goto out;
 	fds[0] = bpf_program__fd(skel->progs.bench_loop);
 	fds[1] = bpf_program__fd(skel->progs.bench_percpu_data);
 	fds[2] = bpf_program__fd(skel->progs.bench_map_lookup);
@@ -396,11 +422,12 @@ TEST_EXPLICIT(bench_percpu_data)
 	       q1(ns[0], PCPU_ROUNDS) / 1e3);
 out:
 	percpu_bench__destroy(skel);
+	unpin();
 }
 
 /* ---- __arena arguments against scalar offsets ---- */
 
-#define ARENA_ROUNDS 30
+#define ARENA_ROUNDS 60
 #define CALLS 10000	/* per run, as in progs/arena_bench.bpf.c */
 
 /* ns of one test run, or -1 if it failed or returned other than want */
@@ -416,12 +443,15 @@ static double run_ns(int fd, int want)
 
 TEST_EXPLICIT(bench_arena_args)
 {
-	struct arena_bench *skel = arena_bench__open_and_load();
+	struct arena_bench *skel;
 	double arg[ARENA_ROUNDS], off[ARENA_ROUNDS];
 	int r, fa, fo;
 
-	if (!ASSERT_TRUE(skel, "load"))
+	if (!pin())
 		return;
+	skel = arena_bench__open_and_load();
+	if (!ASSERT_TRUE(skel, "load"))
+		goto out;
 	if (!ASSERT_EQ(run_ns(bpf_program__fd(skel->progs.setup), 0) >= 0, 1, "setup"))
 		goto out;
 	fa = bpf_program__fd(skel->progs.bench_arena_arg);
@@ -446,4 +476,5 @@ TEST_EXPLICIT(bench_arena_args)
 	       q1(arg, ARENA_ROUNDS) / CALLS, q1(off, ARENA_ROUNDS) / CALLS);
 out:
 	arena_bench__destroy(skel);
+	unpin();
 }
