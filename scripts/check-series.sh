@@ -4,7 +4,31 @@
 # kernel directories and the tools it touches (objects only, with ccache),
 # then return to the series' head.  Prints one TAP line per patch.
 # Usage: check-series.sh [FIRST]  (start at patch number FIRST, default 1)
+#        check-series.sh --provenance [PATCH...]
+#
+# --provenance is fast and needs no tree: for each patch of
+# kernel-patches/series (or each PATCH given), one TAP line saying whether
+# it is a backport (with its upstream commit id and author) or original to
+# the kit; "not ok" when its message says neither.  See
+# check-provenance.awk for the rules.
 set -u
+if [ "${1:-}" = --provenance ]; then
+	shift
+	pd=$(cd "$(dirname "$0")/../kernel-patches" && pwd)
+	[ $# -gt 0 ] || set -- $(grep -v '^#' "$pd/series" | grep . | sed "s|^|$pd/|")
+	n=0 fail=0
+	for p in "$@"; do
+		n=$((n + 1))
+		v=$(awk -f "$(dirname "$0")/check-provenance.awk" "$p")
+		case $v in
+		"ok "*) echo "ok $n - ${p##*/}: ${v#ok }" ;;
+		*) echo "not ok $n - ${p##*/}: ${v#not ok }"; fail=$((fail + 1)) ;;
+		esac
+	done
+	echo "1..$n"
+	[ $fail = 0 ]
+	exit
+fi
 first=${1:-1}
 . "$(dirname "$0")/env.sh"
 

@@ -1,41 +1,80 @@
 #!/bin/sh
 # kernel-patches/ is a series a reviewer can take: every file listed once,
-# every listed file present, each patch signed off and free of checkpatch
-# errors (--strict).  Needs the extracted tree for checkpatch (make kernel).
+# every listed file present, each patch signed off, saying whether it is a
+# backport (its upstream commit id and author) or original to the kit
+# (scripts/check-series.sh --provenance), and free of checkpatch errors
+# (--strict).  Needs the extracted tree for checkpatch (make kernel).
+# TAP, one line per test, and as the last line "N passed, N failed".
+#
+# checkpatch runs inside the kernel tree, where the upstream ids of
+# "commit <id> upstream." lines are unknown: it warns "Unknown commit id"
+# for them, which is expected; outside a git tree it would take them for
+# malformed commit references.
+#
+# Usage: tests/host/patches/run.sh [NAME-FILTER]
 set -u
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-pd=$top/kernel-patches
-checkpatch=${BPFSIGN_BUILD:-$top/build}/linux/scripts/checkpatch.pl
-n=0 pass=0 fail=0
 
-ok() { n=$((n + 1)); pass=$((pass + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; [ -z "${2:-}" ] || echo "#   $2"; }
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+build=${BPFSIGN_BUILD:-$top/build}
+pd=$top/kernel-patches
+src=$build/linux
+checkpatch=$src/scripts/checkpatch.pl
+
+. "$top/tests/host/lib.sh"
+host_test_init patches "$@"
 
 listed=$(grep -v '^#' "$pd/series" | grep .)
-files=$(cd "$pd" && ls ./*.patch 2>/dev/null | sed 's|^\./||')
-if [ "$(echo "$listed" | sort)" = "$(echo "$files" | sort)" ]; then
-	ok "series lists every patch exactly once"
-else
-	nok "series lists every patch exactly once" "series and kernel-patches/*.patch differ"
-fi
 
-for p in $listed; do
-	if grep -q '^Signed-off-by: ' "$pd/$p"; then
-		ok "$p: Signed-off-by"
-	else
-		nok "$p: Signed-off-by" "no Signed-off-by line"
-	fi
+series_complete() {
+	local files
+	files=$(cd "$pd" && ls ./*.patch 2>/dev/null | sed 's|^\./||')
+	echo "$listed" | sort > listed
+	echo "$files" | sort > files
+	cmp -s listed files && return 0
+	echo "series (<) and kernel-patches/*.patch (>) differ:"
+	diff listed files
+	return 1
+}
+
+signed_off() {
+	grep -q '^Signed-off-by: ' "$pd/$cur" && return 0
+	echo "no Signed-off-by line"
+	return 1
+}
+
+# The verdict of check-series.sh --provenance names the test; a failing
+# one says why.
+provenance() {
+	case $verdict in
+	"ok "*) return 0 ;;
+	esac
+	echo "${verdict#not ok * - }"
+	return 1
+}
+
+checkpatch_clean() {
+	local out
 	if [ ! -x "$checkpatch" ]; then
-		nok "$p: checkpatch --strict" "$checkpatch missing (make kernel)"
-		continue
+		echo "$checkpatch missing (make kernel)"
+		return 1
 	fi
-	out=$("$checkpatch" --strict --no-tree -q "$pd/$p" 2>&1)
-	if echo "$out" | grep -q '^ERROR:'; then
-		nok "$p: checkpatch --strict" "$(echo "$out" | grep '^ERROR:' | head -n 3 | tr '\n' ' ')"
-	else
-		ok "$p: checkpatch --strict"
-	fi
+	out=$(cd "$src" && "$checkpatch" --strict --no-tree -q "$pd/$cur" 2>&1)
+	echo "$out" | grep -q '^ERROR:' || return 0
+	echo "$out" | grep -A 3 '^ERROR:' | head -n 12
+	return 1
+}
+
+t "series lists every patch exactly once" series_complete
+for cur in $listed; do
+	verdict=$(sh "$top/scripts/check-series.sh" --provenance "$pd/$cur" | head -n 1)
+	case $verdict in
+	"ok "*) what=${verdict#ok 1 - "$cur": } ;;
+	*) what="says whether it is a backport or original" ;;
+	esac
+	t "$cur: Signed-off-by" signed_off
+	t "$cur: $what" provenance
+	t "$cur: checkpatch --strict" checkpatch_clean
 done
 echo "1..$n"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
