@@ -96,7 +96,8 @@ static void unpin(void)
 
 /* ---- signed against unsigned loads ---- */
 
-#define LOAD_ROUNDS 100
+#define LOAD_ROUNDS 100	/* whole loads */
+#define PL_ROUNDS 300	/* BPF_PROG_LOAD alone: short, so more of them */
 
 /* ns of NAME__load() alone (not open, not destroy), -1 if it failed */
 #define WHOLE_LOAD(skel)						\
@@ -187,7 +188,8 @@ out:
 struct pair {
 	const char *name, *what;
 	double (*a)(void), (*b)(void);
-	double ta[LOAD_ROUNDS], tb[LOAD_ROUNDS];
+	int rounds;
+	double ta[PL_ROUNDS], tb[PL_ROUNDS];
 };
 
 static const struct loader_bytes demo_bytes = LOADER_BYTES(skel_counter);
@@ -213,7 +215,7 @@ static bool run_pair(struct pair *p, int round)
 
 static void print_pair(const struct pair *p)
 {
-	double a = q1(p->ta, LOAD_ROUNDS), b = q1(p->tb, LOAD_ROUNDS);
+	double a = q1(p->ta, p->rounds), b = q1(p->tb, p->rounds);
 
 	printf("# %s: %.3f (signed vs unsigned %s: %.2f ms vs %.2f ms)\n",
 	       p->name, a / b, p->what, a / 1e6, b / 1e6);
@@ -234,19 +236,21 @@ TEST_EXPLICIT(bench_load)
 {
 	struct pair whole[] = {
 		{ .name = "load.demo", .what = "skel_counter__load()",
-		  .a = whole_load_skel_counter, .b = whole_load_skel_counter_unsigned },
+		  .a = whole_load_skel_counter, .b = whole_load_skel_counter_unsigned,
+		  .rounds = LOAD_ROUNDS },
 		{ .name = "load.meta_1mib", .what = "meta_bench__load()",
-		  .a = whole_load_meta_bench, .b = whole_load_meta_bench_unsigned },
+		  .a = whole_load_meta_bench, .b = whole_load_meta_bench_unsigned,
+		  .rounds = LOAD_ROUNDS },
 	};
 	struct pair prog_load[] = {
 		{ .name = "load.demo.prog_load", .what = "BPF_PROG_LOAD of skel_counter's loader",
-		  .a = demo_prog_load_signed, .b = demo_prog_load_unsigned },
+		  .a = demo_prog_load_signed, .b = demo_prog_load_unsigned, .rounds = PL_ROUNDS },
 		{ .name = "load.meta_1mib.prog_load",
 		  .what = "BPF_PROG_LOAD of meta_bench's loader",
-		  .a = meta_prog_load_signed, .b = meta_prog_load_unsigned },
+		  .a = meta_prog_load_signed, .b = meta_prog_load_unsigned, .rounds = PL_ROUNDS },
 	};
 	size_t len = meta_bytes.insns_sz + meta_bytes.data_sz, k;
-	double sha[LOAD_ROUNDS], check, user;
+	double sha[PL_ROUNDS], check, user;
 	unsigned char *buf;
 	int r;
 
@@ -270,7 +274,7 @@ TEST_EXPLICIT(bench_load)
 	for (k = 0; k < ARRAY_SIZE(whole); k++)
 		print_pair(&whole[k]);
 
-	for (r = 0; r < LOAD_ROUNDS; r++) {
+	for (r = 0; r < PL_ROUNDS; r++) {
 		for (k = 0; k < ARRAY_SIZE(prog_load); k++)
 			if (!run_pair(&prog_load[k], r))
 				goto out;
@@ -283,8 +287,8 @@ TEST_EXPLICIT(bench_load)
 	/* what signing adds to BPF_PROG_LOAD: copy, hash, PKCS#7; and
 	 * rate(kernel) / rate(user) = t(user) / t(kernel)
 	 */
-	check = q1(prog_load[1].ta, LOAD_ROUNDS) - q1(prog_load[1].tb, LOAD_ROUNDS);
-	user = q1(sha, LOAD_ROUNDS);
+	check = q1(prog_load[1].ta, PL_ROUNDS) - q1(prog_load[1].tb, PL_ROUNDS);
+	user = q1(sha, PL_ROUNDS);
 	printf("# hash.kernel_vs_user: %.3f (the signed BPF_PROG_LOAD's check of insns || metadata,"
 	       " %.2f MiB: %.1f MB/s vs user-space SHA-256 of the same bytes: %.1f MB/s)\n",
 	       user / check, len / 1048576.0, len / check * 1e3, len / user * 1e3);
