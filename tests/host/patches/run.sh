@@ -75,6 +75,5 @@ for cur in $listed; do
 	t "$cur: $what" provenance
 	t "$cur: checkpatch --strict" checkpatch_clean
 done
-echo "1..$n"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
