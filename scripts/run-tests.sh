@@ -14,13 +14,14 @@ set -u
 . "$(dirname "$0")/env.sh"
 
 max=${BPFSIGN_JOBS:-2}
-passed=0 failed=0 broken='' queue='' running=0
+passed=0 failed=0 broken='' queue='' order='' done_='' running=0
 
 # start NAME ENV... -- CMD...: run CMD with ENV in the background; its output,
-# exit status and time go to build/suite-NAME.log{,.rc,.time}
+# time and exit status go to build/suite-NAME.log{,.time,.rc}, the status
+# last: its file marks the suite as finished
 start() {
 	while [ "$running" -ge "$max" ]; do
-		finish_first
+		reap
 	done
 	name=$1; shift
 	out=$build/suite-$name.log
@@ -28,29 +29,50 @@ start() {
 	(
 		t0=$(date +%s)
 		env "$@" > "$out" 2>&1
-		echo $? > "$out.rc"
+		rc=$?
 		echo $(($(date +%s) - t0)) > "$out.time"
+		echo $rc > "$out.rc"
 	) &
 	queue="$queue $name:$!"
+	order="$order $name"
 	running=$((running + 1))
 }
 
-# finish_first: wait for the oldest job still queued and report it (the
-# host job suite by suite)
-finish_first() {
-	# shellcheck disable=SC2086
-	set -- $queue
-	job=$1; shift
-	queue="$*"
-	wait "${job#*:}"
-	running=$((running - 1))
-	case $job in
-	host:*)
-		for t in "$top"/tests/host/*/run.sh; do
-			[ -f "$t" ] && report "host-$(basename "$(dirname "$t")")"
-		done ;;
-	*) report "${job%%:*}" ;;
-	esac
+# reap: wait until any running job has finished (a slot freed by a short
+# boot is not held by a long one started before it), then print every
+# suite whose turn in the order has come
+reap() {
+	while :; do
+		for job in $queue; do
+			name=${job%%:*}
+			[ -f "$build/suite-$name.log.rc" ] || continue
+			wait "${job#*:}"
+			running=$((running - 1))
+			queue=$(echo "$queue" | sed "s/ $name:[0-9]*//")
+			done_="$done_ $name"
+			flush
+			return
+		done
+		sleep 1
+	done
+}
+
+# flush: report finished suites in the order they were started
+flush() {
+	while [ -n "$order" ]; do
+		# shellcheck disable=SC2086
+		set -- $order
+		case " $done_ " in *" $1 "*) ;; *) return ;; esac
+		name=$1; shift
+		order="$*"
+		case $name in
+		host)
+			for t in "$top"/tests/host/*/run.sh; do
+				[ -f "$t" ] && report "host-$(basename "$(dirname "$t")")"
+			done ;;
+		*) report "$name" ;;
+		esac
+	done
 }
 
 # report NAME: print a finished suite and add its closing line to the total
@@ -78,9 +100,11 @@ host_suites() {
 		out=$build/suite-$n.log
 		t0=$(date +%s)
 		sh "$t" > "$out" 2>&1
-		echo $? > "$out.rc"
+		rc=$?
 		echo $(($(date +%s) - t0)) > "$out.time"
+		echo $rc > "$out.rc"
 	done
+	echo 0 > "$build/suite-host.log.rc"
 }
 
 # guest [smp=N] NAME CMDLINE TEST...: one boot of the guest (2 CPUs, or N),
@@ -97,8 +121,10 @@ mkdir -p "$build"
 for s in "$@"; do
 	case $s in
 	host)
+		rm -f "$build/suite-host.log.rc"
 		host_suites > /dev/null 2>&1 &
 		queue="$queue host:$!"
+		order="$order host"
 		running=$((running + 1)) ;;
 	guest)
 		# Enforcement cannot be lowered once raised: its run-time test
@@ -131,7 +157,7 @@ for s in "$@"; do
 	esac
 done
 while [ -n "$queue" ]; do
-	finish_first
+	reap
 done
 
 [ -z "$broken" ] || { echo "# suites that failed or did not finish:$broken"; failed=$((failed + 1)); }
