@@ -115,9 +115,11 @@ configure() {
 }
 
 mkdir -p "$build"
-# One kernel build at a time: both flavours share the tree and its series,
-# and two builds would not fit this machine anyway.
-exec 9>"$build/.kernel.lock"
+# One kernel build at a time on this machine: both flavours share the tree
+# and its series, and two builds, even from two clones, would not fit it.
+# The lock lives beside the ccache that every clone shares.
+mkdir -p "$CCACHE_DIR"
+exec 9>"$CCACHE_DIR/bpfsign-kernel.lock"
 flock 9
 [ -d "$src/.git" ] || extract
 apply_series
