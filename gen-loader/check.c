@@ -9,6 +9,7 @@
 #include "check.h"
 #include "emit.h"
 #include "err.h"
+#include "hex.h"
 #include "trailer.h"
 
 #define SHOW_MAX 48	/* bytes of a line quoted in a message */
@@ -194,15 +195,6 @@ int check_header(const char *path, const char *text, size_t text_len,
 	}
 }
 
-static void hex(char *out, size_t outsz, const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	out[0] = '\0';
-	for (i = 0; i < n && 2 * i + 2 < outsz; i++)
-		snprintf(out + 2 * i, 3, "%02x", p[i]);
-}
-
 /*
  * The "@target" lines of the header's signed C, joined by "; " into buf:
  * what the loader was generated for (gen-loader --target-config ...).
@@ -253,20 +245,20 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	out_int(o, "data_size", (long long)h->r[R_DATA].len);
 	out_int(o, "payload_size", (long long)v->payload_sz);
 	out_int(o, "signature_size", (long long)h->r[R_SIGNATURE].len);
-	hex_digest(v->digest, d);
+	hex_str(d, sizeof(d), v->digest, DIGEST_SIZE);
 	out_str(o, "insns_digest", d);
-	hex(d, sizeof(d), h->r[R_EXCL_HASH].buf, h->r[R_EXCL_HASH].len);
+	hex_str(d, sizeof(d), h->r[R_EXCL_HASH].buf, h->r[R_EXCL_HASH].len);
 	out_str(o, "excl_hash", d);
 	out_bool(o, "excl_hash_matches", v->excl_ok);
-	hex_digest(v->data_sha, d);
+	hex_str(d, sizeof(d), v->data_sha, DIGEST_SIZE);
 	out_str(o, "data_sha256", d);
-	hex_digest(v->payload_sha, d);
+	hex_str(d, sizeof(d), v->payload_sha, DIGEST_SIZE);
 	out_str(o, "payload_sha256", d);
 	if (v->signed_) {
 		out_str(o, "signature_digest", info->digest);
 		out_str(o, "signature_algorithm", info->sig_alg);
 		if (info->id_type == BPFSIGN_ID_KEYID) {
-			hex(keyid, sizeof(keyid), info->keyid, info->keyid_len);
+			hex_str(keyid, sizeof(keyid), info->keyid, info->keyid_len);
 			out_str(o, "signer_key_id", keyid);
 		} else {
 			out_str(o, "signer_key_id", "");

@@ -54,11 +54,3 @@ int prog_digest(const void *insns, size_t len, __u8 out[DIGEST_SIZE])
 	free(dst);
 	return 0;
 }
-
-void hex_digest(const __u8 d[DIGEST_SIZE], char out[2 * DIGEST_SIZE + 1])
-{
-	int i;
-
-	for (i = 0; i < DIGEST_SIZE; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-}

@@ -17,7 +17,5 @@ void sha256(const void *data, size_t len, __u8 out[DIGEST_SIZE]);
  * but the rule is the kernel's.  len must be a multiple of 8.
  */
 int prog_digest(const void *insns, size_t len, __u8 out[DIGEST_SIZE]);
-/* 64 lowercase hex digits and a NUL */
-void hex_digest(const __u8 d[DIGEST_SIZE], char out[2 * DIGEST_SIZE + 1]);
 
 #endif /* GEN_LOADER_DIGEST_H */
