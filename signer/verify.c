@@ -13,6 +13,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
+#include "hex.h"		/* common/ */
 #include "internal.h"
 #include "pkcs7.h"
 
@@ -25,9 +26,12 @@ static void describe_signer(char *buf, size_t size,
 	switch (info->id_type) {
 	case BPFSIGN_ID_KEYID:
 		off = snprintf(buf, size, "keyid ");
-		for (i = 0; i < info->keyid_len && off + 3 < size; i++)
-			off += snprintf(buf + off, size - off, "%s%02x",
-					i ? ":" : "", info->keyid[i]);
+		for (i = 0; i < info->keyid_len && off + 3 < size; i++) {
+			if (i)
+				buf[off++] = ':';
+			hex_str(buf + off, size - off, &info->keyid[i], 1);
+			off += 2;
+		}
 		break;
 	case BPFSIGN_ID_ISSUER_SERIAL:
 		snprintf(buf, size, "issuer '%s' serial %s", info->issuer,
