@@ -17,17 +17,13 @@
 #include "util.h"
 #include "sign.h"
 #include "audit.h"
+#include "loader.h"
+#include "progs/loader_args.h"
 #include "verdict.skel.h"
 #include "mini_loader.skel.h"
 #include "skel_counter.lskel.h"
 
 #define SYSCTL "/proc/sys/kernel/bpf_sig_enforce"
-
-struct loader_args {
-	struct bpf_insn insns[2];
-	char license[4];
-	int prog_fd;
-};
 
 static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
 
@@ -48,44 +44,6 @@ static int read_sysctl(void)
 static int write_sysctl(const char *val)
 {
 	return sysctl_write(SYSCTL, val, NULL, 0);
-}
-
-/* Run the unsigned mini loader; returns the child's fd or -errno. */
-static int run_mini_loader(struct mini_loader *skel)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	struct loader_args args = {
-		.insns = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() },
-		.license = "GPL",
-	};
-
-	opts.ctx_in = &args;
-	opts.ctx_size_in = sizeof(args);
-	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.load_child), &opts))
-		return -errno;
-	return args.prog_fd;
-}
-
-static bool signed_skeleton_counts(void)
-{
-	struct skel_counter *skel = skel_counter__open();
-	bool ok = false;
-	int err, i;
-
-	if (!ASSERT_TRUE(skel, "skel_counter__open"))
-		return false;
-	err = skel_counter__load(skel);
-	if (!ASSERT_EQ(err, 0, "signed skeleton: loader and children load"))
-		goto out;
-	skel->bss->target_tgid = getpid();
-	if (!ASSERT_OK(skel_counter__attach(skel), "attach"))
-		goto out;
-	for (i = 0; i < 3; i++)
-		syscall(SYS_getppid);
-	ok = ASSERT_EQ(skel->bss->hits, 3 * skel->data->step, "the child program runs");
-out:
-	skel_counter__destroy(skel);
-	return ok;
 }
 
 TEST(provenance_of_a_signed_loaders_children)
@@ -125,7 +83,7 @@ TEST(provenance_of_an_unsigned_loaders_children)
 	v->bss->target_tgid = getpid();
 	if (!ASSERT_OK(verdict__attach(v), "attach"))
 		goto out;
-	child = run_mini_loader(loader);
+	child = mini_loader_run(loader);
 	if (ASSERT_OK(child, "unsigned loader loads a child (enforcement off)"))
 		close(child);
 	bpf_prog_get_info_by_fd(bpf_program__fd(loader->progs.load_child), &info, &len);
@@ -209,27 +167,6 @@ static int load_signed_loader(const char *name, int keyring_id)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Run the loader: the child's fd, or -1 with errno of the child's load */
-static int run_loader(int fd)
-{
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	struct loader_args args = {
-		.insns = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() },
-		.license = "GPL",
-	};
-
-	opts.ctx_in = &args;
-	opts.ctx_size_in = sizeof(args);
-	if (bpf_prog_test_run_opts(fd, &opts))
-		return -errno;
-	/* the child's fd, or -errno as bpf_sys_bpf() returned it */
-	if (args.prog_fd < 0) {
-		errno = -args.prog_fd;
-		return -1;
-	}
-	return args.prog_fd;
-}
-
 struct racer {
 	const char *val;
 	volatile int *stop;
@@ -274,7 +211,7 @@ TEST_EXPLICIT(enforce_sysctl_runtime)
 	user = load_signed_loader("untrusted", KEY_SPEC_SESSION_KEYRING);
 	if (!ASSERT_OK(user, "loader verified by the session keyring (enforcement off)"))
 		printf("#   log: %.300s\n", vlog);
-	child = run_loader(user);
+	child = loader_run(user);
 	if (ASSERT_OK(child, "its child loads while enforcement is off"))
 		close(child);
 
@@ -297,14 +234,14 @@ TEST_EXPLICIT(enforce_sysctl_runtime)
 	ASSERT_HAS(vlog, "bpf_sig_enforce: program is not signed", "log line");
 
 	/* a loader admitted earlier still cannot load unsigned children */
-	ASSERT_ERR(run_mini_loader(loader), EPERM, "unsigned loader's child");
+	ASSERT_ERR(mini_loader_run(loader), EPERM, "unsigned loader's child");
 	/* the loader verdict that admits children follows the keyring rule */
-	ASSERT_ERR(run_loader(user), EPERM, "caller-keyring loader's child under enforcement");
-	child = run_loader(builtin);
+	ASSERT_ERR(loader_run(user), EPERM, "caller-keyring loader's child under enforcement");
+	child = loader_run(builtin);
 	if (ASSERT_OK(child, "builtin-keyring loader's child under enforcement"))
 		close(child);
 
-	signed_skeleton_counts();
+	skel_counter_counts("signed skeleton: loader and children load");
 
 	/* one way only */
 	ASSERT_ERR(write_sysctl("0"), EPERM, "lowering kernel.bpf_sig_enforce");
@@ -333,6 +270,6 @@ TEST_EXPLICIT(enforce_boot_param)
 	}
 	/* an unsigned loader is itself refused */
 	ASSERT_TRUE(!mini_loader__open_and_load(), "unsigned mini loader refused");
-	signed_skeleton_counts();
+	skel_counter_counts("signed skeleton: loader and children load");
 	ASSERT_ERR(write_sysctl("0"), EPERM, "lowering kernel.bpf_sig_enforce");
 }

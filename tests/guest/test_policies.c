@@ -26,7 +26,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <keyutils.h>
 #include <bpf/bpf.h>
@@ -34,6 +33,7 @@
 #include "runner.h"
 #include "util.h"
 #include "sign.h"
+#include "loader.h"
 #include "mini_loader.skel.h"
 #include "iter_write_value.skel.h"
 #include "skel_counter.lskel.h"
@@ -43,7 +43,6 @@
 #define CLI		"/tests/bpfsign-policy"
 #define PIN_DIR		"/sys/fs/bpf/bpfsign"
 #define POLICY_FILE	"/tmp/test.policy"
-#define STEP		3	/* skel_counter's .data step */
 
 static const char *const policies[] = { "deny-unsigned", "keyring-allowlist", "audit-log" };
 
@@ -211,49 +210,15 @@ static int try_tampered(void)
 	return err;
 }
 
-struct loader_args {
-	struct bpf_insn insns[2];
-	char license[4];
-	int prog_fd;
-};
-
-/* The unsigned mini loader's child: 0 or -errno. */
+/* The unsigned mini loader's child: 0 or -errno (errno set too). */
 static int try_mini_child(struct mini_loader *ml)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, opts);
-	struct loader_args args = {
-		.insns = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() },
-		.license = "GPL",
-	};
+	int fd = mini_loader_run(ml);
 
-	opts.ctx_in = &args;
-	opts.ctx_size_in = sizeof(args);
-	if (bpf_prog_test_run_opts(bpf_program__fd(ml->progs.load_child), &opts))
-		return -errno;
-	if (args.prog_fd < 0)
-		return args.prog_fd;
-	close(args.prog_fd);
+	if (fd < 0)
+		return fd;
+	close(fd);
 	return 0;
-}
-
-/* The signed skeleton loads, attaches and its child program runs. */
-static void builtin_counts(const char *what)
-{
-	struct skel_counter *s = skel_counter__open();
-	int i;
-
-	if (!ASSERT_TRUE(s, "skel_counter__open"))
-		return;
-	if (!ASSERT_EQ(skel_counter__load(s), 0, what))
-		goto out;
-	s->bss->target_tgid = getpid();
-	if (!ASSERT_OK(skel_counter__attach(s), "attach"))
-		goto out;
-	for (i = 0; i < 3; i++)
-		syscall(SYS_getppid);
-	ASSERT_EQ(s->bss->hits, 3 * STEP, "the signed skeleton's child runs");
-out:
-	skel_counter__destroy(s);
 }
 
 /* --- fixtures ------------------------------------------------------------ */
@@ -338,7 +303,7 @@ TEST_EXPLICIT(policy_deny_unsigned)
 
 	/* the same load passed in setup(): only the policy refuses it */
 	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load");
-	builtin_counts("builtin-signed skeleton and its child");
+	skel_counter_counts("builtin-signed skeleton and its child");
 	/* any keyring the kernel accepts: deny-unsigned does not look at it */
 	ASSERT_EQ(try_session(), 0, "session-keyring skeleton");
 	/* the loader is UNSIGNED, so its child is refused like any unsigned load */
@@ -405,7 +370,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_default)
 	    !CLI_OK("load keyring-allowlist", "load", "keyring-allowlist"))
 		goto out;
 	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load (unsigned deny by default)");
-	builtin_counts("builtin keyring allowed, its child (children allow by default)");
+	skel_counter_counts("builtin keyring allowed, its child (children allow by default)");
 	/* verified, but by a user keyring: exactly what the allowlist is for */
 	ASSERT_ERR(try_session(), EPERM, "session-keyring skeleton");
 	/* an unsigned loader's children count as unsigned */
@@ -462,7 +427,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_file)
 	ASSERT_EQ(try_unsigned(), 0, "unsigned load (unsigned allow)");
 	ASSERT_EQ(try_mini_child(f.ml), 0, "unsigned loader's child (unsigned allow)");
 	ASSERT_EQ(try_session(), 0, "session keyring, allowed by serial");
-	builtin_counts("builtin keyring");
+	skel_counter_counts("builtin keyring");
 	pre_lsm_failures();
 	unload_all();
 
@@ -512,7 +477,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_permissive)
 		goto out;
 	ASSERT_EQ(try_unsigned(), 0, "unsigned load, permissive");
 	ASSERT_EQ(try_session(), 0, "session keyring, permissive");
-	builtin_counts("builtin keyring, permissive");
+	skel_counter_counts("builtin keyring, permissive");
 	if (CLI_OK("status", "status")) {
 		ASSERT_HAS(cli_out, "mode permissive", "status: mode");
 		/* the unsigned load, the session-keyring loader and its child:
@@ -557,7 +522,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_types)
 	/* the type set admits nothing else unsigned: the LSM's deny */
 	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program");
 	/* signed loads still go by keyring: the loader is a syscall program too */
-	builtin_counts("builtin keyring, a syscall-type loader");
+	skel_counter_counts("builtin keyring, a syscall-type loader");
 	if (CLI_OK("status", "status"))
 		ASSERT_HAS(cli_out, "mode enforce, unsigned deny, children allow, "
 			   "unsigned types socket_filter\n", "status: config with its types");
@@ -636,7 +601,7 @@ TEST_EXPLICIT(policy_audit_log)
 	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
 		goto out;
 
-	builtin_counts("accepted: builtin-signed skeleton");
+	skel_counter_counts("accepted: builtin-signed skeleton");
 	ASSERT_ERR(try_unsigned(), EPERM, "denied: unsigned load");
 	ASSERT_ERR(try_tampered(), EKEYREJECTED, "rejected: tampered signature");
 	ASSERT_EQ(try_session(), 0, "accepted: session-keyring skeleton");
@@ -792,7 +757,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 	 * boot parameter makes .bpf the only non-system anchor
 	 */
 	ASSERT_ERR(try_session(), EPERM, "bpf.keyring_unsealed=1: session keyring");
-	builtin_counts("keyring allow builtin");
+	skel_counter_counts("keyring allow builtin");
 	if (CLI_OK("log", "log"))
 		ASSERT_HAS(cli_out, "\"verdict\":\"verified\",\"keyring\":\"bpf\",\"serial\":-9,"
 			   "\"keyring_id\":-9,", "the audit record names the .bpf keyring");

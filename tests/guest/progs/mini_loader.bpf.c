@@ -2,15 +2,10 @@
 /* A minimal unsigned loader: loads one child program through bpf_sys_bpf(). */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-
-struct args {
-	struct bpf_insn insns[2];
-	char license[4];
-	int prog_fd;
-};
+#include "loader_args.h"
 
 SEC("syscall")
-int load_child(struct args *ctx)
+int load_child(struct loader_args *ctx)
 {
 	union bpf_attr attr = {};
 

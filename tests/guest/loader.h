@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Loaders in the guest: running a loader that loads one child through
+ * bpf_sys_bpf() (progs/loader_args.h), and the signed light skeleton
+ * skel_counter loaded, attached and counting.
+ */
+#ifndef BPFSIGN_LOADER_H
+#define BPFSIGN_LOADER_H
+
+struct mini_loader;
+
+/*
+ * Run the loader prog_fd (BPF_PROG_TEST_RUN) with struct loader_args
+ * asking for a two-instruction socket filter: the child's fd, or -errno of
+ * the run or of the child's load (as bpf_sys_bpf() returned it).  errno is
+ * set as well, so that -EPERM, which is -1, reads the same under either
+ * convention of ASSERT_ERR().
+ */
+int loader_run(int prog_fd);
+/* The same for the unsigned mini loader (progs/mini_loader.bpf.c). */
+int mini_loader_run(struct mini_loader *ml);
+/*
+ * skel_counter (signed by signing.key) loads, attaches and its child program
+ * counts three getppid() calls of this process; what names the load.
+ */
+void skel_counter_counts(const char *what);
+
+#endif
