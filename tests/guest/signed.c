@@ -64,9 +64,7 @@ bool make_load_insns(struct load *l, const struct bpf_insn *insns, int cnt,
 			    int nmeta, const char *name, int keyring_id)
 {
 	const struct bpf_insn fixture[] = FIXTURE_INSNS;
-	unsigned char payload[sizeof(l->insns) + 4 * META_SZ];
-	size_t len;
-	int m, i;
+	int m;
 
 	if (!insns) {
 		insns = fixture;
@@ -75,19 +73,41 @@ bool make_load_insns(struct load *l, const struct bpf_insn *insns, int cnt,
 	memset(l, 0, sizeof(*l));
 	memcpy(l->insns, insns, cnt * sizeof(*insns));
 	l->cnt = cnt;
-	len = cnt * sizeof(*insns);
-	memcpy(payload, insns, len);
 	for (m = 0; m < nmeta; m++) {
 		l->fds[m] = meta_map(l->insns, l->cnt, m, true, true);
 		if (!ASSERT_OK(l->fds[m], "metadata map"))
 			return false;
-		for (i = 0; i < META_SZ; i++)
-			payload[len++] = fixture_meta(m, i);
 	}
 	l->nfds = nmeta;
 	l->keyring_id = keyring_id;
-	l->sig_len = cms_sign(name, payload, len, 0, &l->sig);
+	return sign_load(l, name, 0, false);
+}
+
+/*
+ * (Re)sign l by key NAME over insns || fixture_meta(first, ...) || ... of
+ * its l->nfds metadata maps, numbered from first.
+ */
+bool sign_load(struct load *l, const char *name, int first, bool signed_attrs)
+{
+	unsigned char payload[sizeof(l->insns) + ARRAY_LEN(l->fds) * META_SZ];
+	size_t len = l->cnt * sizeof(l->insns[0]);
+	int m, i;
+
+	memcpy(payload, l->insns, len);
+	for (m = 0; m < l->nfds; m++)
+		for (i = 0; i < META_SZ; i++)
+			payload[len++] = fixture_meta(first + m, i);
+	free(l->sig);
+	l->sig_len = cms_sign(name, payload, len, signed_attrs, &l->sig);
 	return ASSERT_GE(l->sig_len, 1, "cms_sign");
+}
+
+/* The same load without its signature. */
+void drop_signature(struct load *l)
+{
+	free(l->sig);
+	l->sig = NULL;
+	l->sig_len = 0;
 }
 
 bool make_load(struct load *l, int nmeta, const char *name, int keyring_id)

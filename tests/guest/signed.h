@@ -28,6 +28,13 @@ int meta_map(const struct bpf_insn *insns, int cnt, int m, bool excl, bool freez
 bool make_load_insns(struct load *l, const struct bpf_insn *insns, int cnt,
 		     int nmeta, const char *name, int keyring_id);
 bool make_load(struct load *l, int nmeta, const char *name, int keyring_id);
+/* (Re)sign l by key NAME over insns || the metadata of its l->nfds maps,
+ * numbered from first (fixture_meta(first, ...), ...), with or without CMS
+ * signed attributes.
+ */
+bool sign_load(struct load *l, const char *name, int first, bool signed_attrs);
+/* The same load unsigned: no signature pointer, size 0. */
+void drop_signature(struct load *l);
 void free_load(struct load *l);
 __u32 last_id(int (*next)(__u32, __u32 *));
 /* Load l expecting -err (0: success, and the program reads its metadata);

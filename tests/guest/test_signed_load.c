@@ -44,9 +44,7 @@ TEST(signed_load_builtin_keyring_verdict)
 	ASSERT_EQ(skel->bss->serial, 0, "keyring_id 0");
 
 	/* the same program unsigned: verdict UNSIGNED, load as before */
-	l.sig_len = 0;
-	free(l.sig);
-	l.sig = NULL;
+	drop_signature(&l);
 	fd = sys_prog_load(&l);
 	if (ASSERT_OK(fd, "unsigned load with the same fd_array"))
 		close(fd);
@@ -69,20 +67,13 @@ TEST(signed_load_ecdsa_and_two_metadata_maps)
 
 TEST(signed_load_signed_attributes)
 {
-	const struct bpf_insn insns[] = FIXTURE_INSNS;
-	unsigned char payload[sizeof(insns) + META_SZ];
 	struct load l;
-	int i;
 
 	if (!make_load(&l, 1, "signing", BUILTIN))
 		return;
-	memcpy(payload, insns, sizeof(insns));
-	for (i = 0; i < META_SZ; i++)
-		payload[sizeof(insns) + i] = fixture_meta(0, i);
-	free(l.sig);
 	/* VERIFYING_BPF_SIGNATURE accepts CMS with signed attributes */
-	l.sig_len = cms_sign("signing", payload, sizeof(payload), 1, &l.sig);
-	expect_load(&l, 0, NULL, "CMS with signed attributes");
+	if (sign_load(&l, "signing", 0, true))
+		expect_load(&l, 0, NULL, "CMS with signed attributes");
 	free_load(&l);
 }
 
@@ -485,9 +476,7 @@ TEST(signed_load_audit_records)
 		printf("#   audit: %s\n", rec);
 	}
 
-	l.sig_len = 0;
-	free(l.sig);
-	l.sig = NULL;
+	drop_signature(&l);
 	prog = sys_prog_load(&l);
 	if (ASSERT_OK(prog, "unsigned load"))
 		close(prog);
