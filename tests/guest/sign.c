@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <openssl/cms.h>
@@ -7,34 +8,33 @@
 
 #include "sign.h"
 
-static EVP_PKEY *load_key(const char *name)
+/* /tests/keys/NAME.EXT, open for reading, or NULL */
+static FILE *key_file(const char *name, const char *ext)
 {
 	char path[256];
-	EVP_PKEY *key;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/tests/keys/%s.key", name);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	key = PEM_read_PrivateKey(f, NULL, NULL, NULL);
-	fclose(f);
-	return key;
+	snprintf(path, sizeof(path), "/tests/keys/%s.%s", name, ext);
+	return fopen(path, "r");
 }
 
-static X509 *load_cert(const char *name)
+/*
+ * /tests/keys/NAME.crt into *cert and, when key is given, NAME.key into *key
+ * (each NULL when missing): whether all asked for were read.
+ */
+static bool load_keys(const char *name, X509 **cert, EVP_PKEY **key)
 {
-	char path[256];
-	X509 *cert;
-	FILE *f;
+	FILE *f = key_file(name, "crt");
 
-	snprintf(path, sizeof(path), "/tests/keys/%s.crt", name);
-	f = fopen(path, "r");
-	if (!f)
-		return NULL;
-	cert = PEM_read_X509(f, NULL, NULL, NULL);
-	fclose(f);
-	return cert;
+	*cert = f ? PEM_read_X509(f, NULL, NULL, NULL) : NULL;
+	if (f)
+		fclose(f);
+	if (!key)
+		return *cert;
+	f = key_file(name, "key");
+	*key = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
+	if (f)
+		fclose(f);
+	return *cert && *key;
 }
 
 int cms_sign(const char *name, const void *data, size_t len, int signed_attrs,
@@ -42,13 +42,13 @@ int cms_sign(const char *name, const void *data, size_t len, int signed_attrs,
 {
 	unsigned int flags = CMS_BINARY | CMS_DETACHED | CMS_NOCERTS | CMS_PARTIAL |
 			     CMS_NOSMIMECAP | CMS_USE_KEYID;
-	EVP_PKEY *key = load_key(name);
-	X509 *cert = load_cert(name);
 	CMS_ContentInfo *cms = NULL;
+	EVP_PKEY *key;
+	X509 *cert;
 	BIO *in = NULL;
 	int ret = -1;
 
-	if (!key || !cert)
+	if (!load_keys(name, &cert, &key))
 		goto out;
 	in = BIO_new_mem_buf(data, len);
 	cms = CMS_sign(NULL, NULL, NULL, NULL, flags);
@@ -71,10 +71,10 @@ out:
 
 int cert_der(const char *name, unsigned char **der)
 {
-	X509 *cert = load_cert(name);
+	X509 *cert;
 	int ret;
 
-	if (!cert)
+	if (!load_keys(name, &cert, NULL))
 		return -1;
 	*der = NULL;
 	ret = i2d_X509(cert, der);
