@@ -4,7 +4,6 @@
  * prog_tests/global_data_init.c percpu cases (skeleton, light skeleton,
  * bpf_iter) plus the verifier's refusals and the no-interpreter rule.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/wait.h>
@@ -20,17 +19,6 @@
 #include "basic.skel.h"
 
 #define CPU(c) (BPF_F_CPU | (__u64)(c) << 32)
-
-/* the image left after load is readable but not writable: read() into it fails */
-static bool is_read_only(void *p)
-{
-	int fd = open("/dev/zero", O_RDONLY);
-	bool ro = fd >= 0 && read(fd, p, 1) < 0 && errno == EFAULT;
-
-	if (fd >= 0)
-		close(fd);
-	return ro;
-}
 
 /*
  * Run the program once on every CPU and read that CPU's copy back with

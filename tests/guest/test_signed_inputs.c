@@ -6,7 +6,6 @@
  * kernel memory, and bpf_load_and_run() refuses a signed load whose
  * metadata map would not be exclusive to the loader.
  */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -26,16 +25,6 @@
 #define NR_INSNS	((sizeof(signed_inputs__lskel_insns) - 1) / sizeof(struct bpf_insn))
 #define DATA_SZ		(sizeof(signed_inputs__lskel_data) - 1)
 #define SIG_SZ		(sizeof(signed_inputs__lskel_signature) - 1)
-
-static bool is_read_only(void *p)
-{
-	int fd = open("/dev/zero", O_RDONLY);
-	bool ro = fd >= 0 && read(fd, p, 1) < 0 && errno == EFAULT;
-
-	if (fd >= 0)
-		close(fd);
-	return ro;
-}
 
 /* The value of the one-element maps .rodata and .data, read through bpf(). */
 static void expect_signed_values(int rodata_fd, int data_fd, const char *what)

@@ -3,6 +3,7 @@
 #ifndef BPFSIGN_UTIL_H
 #define BPFSIGN_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
@@ -38,5 +39,7 @@ int sysctl_write(const char *path, const char *val, char *old, size_t old_sz);
 int set_bpf_jit(int on);
 /* SHA-256 of insns with map-fd immediates zeroed, as the kernel digests them. */
 void prog_digest(const struct bpf_insn *insns, size_t cnt, unsigned char out[32]);
+/* Readable but not writable memory (a skeleton's map image): read() into p fails. */
+bool is_read_only(void *p);
 
 #endif
