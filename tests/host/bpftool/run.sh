@@ -1,5 +1,5 @@
 #!/bin/sh
-# Host tests of the patched tree's bpftool signing (kernel-patches/0040):
+# Host tests of the patched tree's bpftool signing (kernel-patches/0041):
 # upstream's `gen skeleton -L -S -k KEY -i CERT` against gen-loader and
 # bpfsign on the same objects and key, gen-loader verify's audit of
 # bpftool's headers, and keys in a SoftHSM2 token through pkcs11: URIs.
