@@ -14,7 +14,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
 
-#define OPTS_MAX 12
+#define OPTS_MAX 16
 
 struct opt {
 	const char *name;	/* "key" for --key */

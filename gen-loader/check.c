@@ -10,6 +10,7 @@
 #include "emit.h"
 #include "err.h"
 #include "hex.h"
+#include "tail_audit.h"
 #include "trailer.h"
 
 #define SHOW_MAX 48	/* bytes of a line quoted in a message */
@@ -80,6 +81,26 @@ static bool first_diff(struct verdict *v, const char *text, size_t len,
 }
 
 /*
+ * Format 2: the header up to the end of the arrays is what gen-loader
+ * writes for them (want[0..want_len), re-emitted without C), and the C
+ * after them, which no signature covers, passes tail_audit().
+ */
+static void check_no_trailer(struct verdict *v, const char *text, size_t len,
+			     const struct lskel *h, const char *want, size_t want_len)
+{
+	size_t i, first = 1;
+
+	v->modified = first_diff(v, text, len < want_len ? len : want_len, want, want_len);
+	if (v->modified)
+		return;
+	for (i = 0; i < want_len; i++)
+		first += want[i] == '\n';
+	v->c_off = want_len;
+	v->modified = tail_audit(text + want_len, len - want_len, h->name, h->r[R_DATA].len,
+				 first, v->reason, sizeof(v->reason), &v->modified_line);
+}
+
+/*
  * Is text what gen-loader writes for the arrays, name and keyring it
  * carries?  Sets v->modified and v->reason when it is not.
  */
@@ -87,6 +108,7 @@ static int check_reemit(struct verdict *v, const char *text, size_t len,
 			const struct lskel *h)
 {
 	struct skel_parts parts = {
+		.format = h->format,
 		.name = h->name,
 		.keyring_id = h->keyring_id,
 		.insns = h->r[R_INSNS].buf,
@@ -110,7 +132,10 @@ static int check_reemit(struct verdict *v, const char *text, size_t len,
 	}
 	if (err)
 		return err;
-	v->modified = first_diff(v, text, len, want, want_len);
+	if (h->format == LSKEL_FORMAT_NO_TRAILER)
+		check_no_trailer(v, text, len, h, want, want_len);
+	else
+		v->modified = first_diff(v, text, len, want, want_len);
 	free(want);
 	return 0;
 }
@@ -204,7 +229,7 @@ static void target_of(const struct lskel *h, char *buf, size_t sz)
 	const char *tail, *s, *end, *nl, *m;
 	size_t tail_len, blob_sz, o = 0, n = strlen(" * " TARGET_MARK);
 
-	if (h->generator != LSKEL_GEN_GEN_LOADER ||
+	if (h->generator != LSKEL_GEN_GEN_LOADER || h->format != LSKEL_FORMAT_TRAILER ||
 	    trailer_find(h->r[R_DATA].buf, h->r[R_DATA].len, &tail, &tail_len, &blob_sz))
 		return;
 	end = tail + tail_len;
@@ -238,6 +263,8 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	/* what the verdict rests on: bpftool's C cannot be re-emitted here */
 	out_str(o, "checked", h->generator == LSKEL_GEN_BPFTOOL ?
 		"structure (each array once, the opts assignments, bpftool's preprocessor lines only, the guard's #endif); signature over insns || data; excl_hash; not checked: the rest of bpftool's C byte for byte" :
+		h->format == LSKEL_FORMAT_NO_TRAILER ?
+		"the header up to the end of the arrays, re-emitted byte for byte; " TAIL_AUDIT_CHECKED "; signature over insns || data; excl_hash; not checked: the rest of that C byte for byte (not signed: --no-trailer)" :
 		"the whole header, re-emitted byte for byte; signature over insns || data; excl_hash");
 	out_int(o, "format", h->format);
 	out_int(o, "keyring_id", h->keyring_id);
@@ -267,7 +294,8 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 		out_str(o, "signature_check", bpfsign_errno_name(v->sig_err));
 	}
 	/* the values of the target it was generated for, signed in its C
-	 * (only of a verified header: the C of another is no one's word)
+	 * (only of a verified header: the C of another is no one's word; nor
+	 * of a format 2 header, whose C is not signed)
 	 */
 	target[0] = '\0';
 	if (v->verified)

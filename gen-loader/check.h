@@ -26,6 +26,7 @@ struct verdict {
 	bool verified;
 	bool modified;			/* not what gen-loader writes for its arrays */
 	bool no_tail;			/* the metadata carries no C of the header */
+	size_t c_off;			/* format 2: where the unsigned C starts */
 	size_t modified_line;		/* the first line that differs */
 	char reason[512];		/* why not verified */
 };
@@ -33,8 +34,9 @@ struct verdict {
 /*
  * 0 when the header text[0..text_len) verifies: it is byte for byte what
  * gen-loader writes for the arrays, name and keyring it carries (else
- * v->modified, v->reason names the first differing line), and its
- * signature verifies over insns || data.  -EKEYREJECTED when it does not:
+ * v->modified, v->reason names the first differing line; in format 2, up
+ * to the end of the arrays, and the unsigned C after them passes
+ * tail_audit()), and its signature verifies over insns || data.  -EKEYREJECTED when it does not:
  * v->reason says why (and is the recorded error).  Other negative errnos:
  * out of memory.  vf: the certificates, read once per command
  * (bpfsign_verifier_load()).

@@ -65,6 +65,7 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	err = check_header(path, (const char *)text, len, &h, vf, &v);
 	if (v.modified || (err && err != -EKEYREJECTED))
 		goto out;
+	parts.format = h.format;
 	parts.name = h.name;
 	parts.keyring_id = h.keyring_id;
 	parts.insns = h.r[R_INSNS].buf;
@@ -74,6 +75,11 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	parts.excl_hash = h.r[R_EXCL_HASH].buf;
 	parts.sig = sig;
 	parts.sig_sz = sig_len;
+	/* format 2: the unsigned C after the arrays, as audited */
+	if (h.format == LSKEL_FORMAT_NO_TRAILER) {
+		parts.c = (const char *)text + v.c_off;
+		parts.c_len = len - v.c_off;
+	}
 	/* the header as it will be, checked before anything is written */
 	err = emit_header(&parts, &buf, &new_len);
 	if (!err)

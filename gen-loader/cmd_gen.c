@@ -12,10 +12,12 @@
 #include "file.h"
 #include "libbpfsign.h"
 #include "loader.h"
+#include "lskel.h"
+#include "tail_audit.h"
 #include "trailer.h"
 
 enum { O_OUT, O_NAME, O_KEY, O_CERT, O_KEYRING, O_DIGEST, O_BTF, O_TARGET_CONFIG, O_MAX_CPUS,
-       O_MAP_SIZE, O_PAYLOAD, O_VERBOSE };
+       O_MAP_SIZE, O_PAYLOAD, O_NO_TRAILER, O_VERBOSE };
 
 static const struct opt gen_opts[] = {
 	[O_OUT] = { "out", 'o', "HEADER", "the light skeleton header to write", true },
@@ -29,6 +31,7 @@ static const struct opt gen_opts[] = {
 	[O_MAX_CPUS] = { "max-cpus", 0, "N", "most CPUs of the target: size of perf event arrays without max_entries (default CONFIG_NR_CPUS of --target-config, else 8192)" },
 	[O_MAP_SIZE] = { "map-size", 0, "MAP=N[:VSIZE],...", "signed sizes of maps a tool sizes at run time: max_entries N (or 'cpus') and value size" },
 	[O_PAYLOAD] = { "payload-out", 0, "FILE", "write the bytes to sign (insns || data) and an unsigned header, instead of --key/--cert" },
+	[O_NO_TRAILER] = { "no-trailer", 0, NULL, "sign bpftool's payload, insns || libbpf's metadata, without the header's C: the signature of bpftool gen skeleton -L -S; the C after the arrays is then NOT signed (format 2)" },
 	[O_VERBOSE] = { "verbose", 'v', NULL, "print libbpf's debug messages" },
 };
 
@@ -99,14 +102,35 @@ static int check_outputs(const struct cmd *cmd, const struct parsed *p)
 	return 0;
 }
 
+/*
+ * Format 2 writes the C after the arrays unsigned: refuse an object whose C
+ * gen-loader verify would not pass (tail_audit.h), before anything is written.
+ */
+static int check_tail(const char *obj, const struct loader *l, const char *hdr, size_t hdr_len,
+		      size_t tail_len)
+{
+	size_t line, first = 1, i;
+	char reason[512];
+
+	for (i = 0; i < hdr_len - tail_len; i++)
+		first += hdr[i] == '\n';
+	if (!tail_audit(hdr + hdr_len - tail_len, tail_len, l->name, l->data_sz, first, reason,
+			sizeof(reason), &line))
+		return 0;
+	return kit_err(-EOPNOTSUPP, "%s: --no-trailer: the header's C would not pass gen-loader verify's audit of unsigned C (%s): generate it without --no-trailer",
+		       obj, reason);
+}
+
 static int run_gen(const struct cmd *cmd, const struct parsed *p)
 {
 	unsigned char *payload = NULL, *sig = NULL, *data = NULL;
 	const char *obj = p->args[0];
+	bool no_trailer = p->val[O_NO_TRAILER] != NULL;
 	size_t len = 0, sig_len = 0, hdr_len, tail_len, data_sz;
 	struct skel_parts parts = { 0 };
 	__u8 excl_hash[DIGEST_SIZE];
 	char *hdr = NULL, *tail = NULL;
+	const void *signed_data;
 	struct target t;
 	struct loader l;
 	int err;
@@ -135,13 +159,24 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	err = prog_digest(l.insns, l.insns_sz, excl_hash);
 	if (err)
 		goto out;
-	/* the C after the arrays goes into the signed metadata, first */
+	/* the C after the arrays goes into the signed metadata, first;
+	 * with --no-trailer the metadata is libbpf's alone, as bpftool signs it
+	 */
 	err = emit_tail(&l, &tail, &tail_len);
-	if (!err)
-		err = trailer_append(l.data, l.data_sz, tail, tail_len, &data, &data_sz);
 	if (err) {
 		kit_err(err, "%s: %s", obj, kit_last_error());
 		goto out;
+	}
+	if (no_trailer) {
+		signed_data = l.data;
+		data_sz = l.data_sz;
+	} else {
+		err = trailer_append(l.data, l.data_sz, tail, tail_len, &data, &data_sz);
+		if (err) {
+			kit_err(err, "%s: %s", obj, kit_last_error());
+			goto out;
+		}
+		signed_data = data;
 	}
 	len = l.insns_sz + data_sz;
 	if (len > LOADER_MAX_SIGNED) {
@@ -155,25 +190,35 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 		goto out;
 	}
 	memcpy(payload, l.insns, l.insns_sz);
-	memcpy(payload + l.insns_sz, data, data_sz);
+	memcpy(payload + l.insns_sz, signed_data, data_sz);
 
 	if (!p->val[O_PAYLOAD]) {
 		err = sign_payload(p, payload, len, &sig, &sig_len);
 		if (err)
 			goto out;
 	}
+	parts.format = no_trailer ? LSKEL_FORMAT_NO_TRAILER : LSKEL_FORMAT_TRAILER;
 	parts.name = l.name;
 	parts.insns = l.insns;
 	parts.insns_sz = l.insns_sz;
-	parts.data = data;
+	parts.data = signed_data;
 	parts.data_sz = data_sz;
 	parts.excl_hash = excl_hash;
 	parts.sig = sig;
 	parts.sig_sz = sig_len;
+	if (no_trailer) {
+		parts.c = tail;
+		parts.c_len = tail_len;
+	}
 	err = emit_header(&parts, &hdr, &hdr_len);
 	if (err) {
 		kit_err(err, "%s: %s", obj, kit_last_error());
 		goto out;
+	}
+	if (no_trailer) {
+		err = check_tail(obj, &l, hdr, hdr_len, tail_len);
+		if (err)
+			goto out;
 	}
 	/* header and payload both, or neither */
 	err = write_files((const struct file_out[]){
@@ -205,7 +250,9 @@ const struct cmd cmd_gen = {
 	.run = run_gen,
 	.summary = "Generate the loader of a BPF object with the patched libbpf (no bpf() syscall),\n"
 		   "sign insns || metadata and write a light skeleton header that loads it\n"
-		   "signed: NAME__open_and_load(), NAME__load_keyring(), NAME__attach() ...",
+		   "signed: NAME__open_and_load(), NAME__load_keyring(), NAME__attach() ...\n"
+		   "The metadata ends with the header's C, so that it is signed too; with\n"
+		   "--no-trailer it does not (bpftool's payload and signature, unsigned C).",
 	.opts = gen_opts,
 	.nr_opts = ARRAY_SIZE(gen_opts),
 	.args = "OBJ.bpf.o",

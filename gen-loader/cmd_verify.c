@@ -119,7 +119,9 @@ const struct cmd cmd_verify = {
 	.run = run_verify,
 	.summary = "Audit each HEADER offline, as compiled (one report each, one JSON object\n"
 		   "per line with --json; the exit status is the first failure's): re-emit it from the arrays, name and\n"
-		   "keyring it carries and compare byte for byte (else the verdict is modified),\n"
+		   "keyring it carries and compare byte for byte (else the verdict is modified;\n"
+		   "format 2, --no-trailer: up to the end of the arrays, and the unsigned C\n"
+		   "after them is checked for structure only),\n"
 		   "rebuild insns || metadata, check that excl_hash is the loader's digest\n"
 		   "(SHA-256 of insns) and verify the signature.",
 	.opts = verify_opts,

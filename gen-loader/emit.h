@@ -4,7 +4,8 @@
  * with the loader's signature, exclusive hash and default keyring embedded.
  * The byte arrays the signature covers are delimited by marker lines that
  * lskel.c parses (see gen-loader(1), HEADER FORMAT); everything after them
- * is carried in the signed metadata (trailer.h).
+ * is carried in the signed metadata (trailer.h), or, in format 2
+ * (--no-trailer, bpftool's payload), is not signed (tail_audit.h).
  */
 #ifndef GEN_LOADER_EMIT_H
 #define GEN_LOADER_EMIT_H
@@ -16,6 +17,7 @@
 
 /* What a header is made of: the arrays, the name and the default keyring. */
 struct skel_parts {
+	int format;		/* enum lskel_format; 0 is LSKEL_FORMAT_TRAILER */
 	const char *name;
 	int keyring_id;
 	const void *insns;
@@ -25,6 +27,8 @@ struct skel_parts {
 	const __u8 *excl_hash;	/* DIGEST_SIZE bytes */
 	const void *sig;	/* NULL: an unsigned header (split signing) */
 	size_t sig_sz;
+	const char *c;		/* format 2: the C after the arrays, not in data */
+	size_t c_len;
 };
 
 /* The prefix of a target line in the tail: " * @target kconfig CONFIG_HZ=250" */
@@ -35,7 +39,8 @@ int emit_tail(const struct loader *l, char **buf, size_t *len);
 /*
  * The header of p as a malloc()ed buffer: a function of p alone, so that
  * gen-loader writes it and gen-loader verify re-emits it alike.  -ENOEXEC
- * when p->data carries no tail.
+ * when p->data carries no tail (format 1).  Format 2 writes p->c after the
+ * arrays: with c_len 0, the part of the header that verify re-emits.
  */
 int emit_header(const struct skel_parts *p, char **buf, size_t *len);
 

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The header format (version 1), line by line; other lines are C and are
- * skipped:
- *   / * @bpfsign format 1 * /
+ * The header format, line by line; other lines are C and are skipped:
+ *   / * @bpfsign format 1 * /             or 2 (lskel.h: enum lskel_format)
  *   / * @bpfsign name NAME * /
  *   / * @bpfsign keyring-id N * /
  *   / * @bpfsign begin REGION LEN * /     REGION: insns data excl_hash signature
@@ -127,8 +126,9 @@ static int parse_marker(struct parser *p, const char *s, size_t len)
 	if (take_word(&s, &len, "format")) {
 		if (p->seen_format)
 			return bad(p, "a second format marker");
-		if (parse_num(s, len, false, INT_MAX, &v) || v != 1)
-			return bad(p, "format '%.*s': only format 1 is known", (int)len, s);
+		if (parse_num(s, len, false, INT_MAX, &v) ||
+		    (v != LSKEL_FORMAT_TRAILER && v != LSKEL_FORMAT_NO_TRAILER))
+			return bad(p, "format '%.*s': only formats 1 and 2 are known", (int)len, s);
 		p->seen_format = true;
 		h->format = (int)v;
 		return 0;

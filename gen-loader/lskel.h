@@ -26,6 +26,13 @@ struct lskel_block {
 
 enum lskel_generator { LSKEL_GEN_GEN_LOADER, LSKEL_GEN_BPFTOOL };
 
+/*
+ * 1: data ends with the header's C after the arrays (trailer.h), signed;
+ * 2: data is libbpf's metadata alone, the payload bpftool gen skeleton -L -S
+ *    signs (gen-loader --no-trailer): the C after the arrays is not signed.
+ */
+enum lskel_format { LSKEL_FORMAT_TRAILER = 1, LSKEL_FORMAT_NO_TRAILER = 2 };
+
 struct lskel {
 	int generator;		/* enum lskel_generator */
 	int format;

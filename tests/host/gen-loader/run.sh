@@ -421,9 +421,9 @@ t_malformed_markers() {
 		"$good" > m3.h
 	run "$gl" verify --cert "$keys/signing.crt" m3.h
 	expect_rc 4 "a second insns region" && expect_err "a second insns region" || return 1
-	sed 's/^\/\* @bpfsign format 1 \*\/$/\/* @bpfsign format 2 *\//' "$good" > m4.h
+	sed 's/^\/\* @bpfsign format 1 \*\/$/\/* @bpfsign format 3 *\//' "$good" > m4.h
 	run "$gl" verify --cert "$keys/signing.crt" m4.h
-	expect_rc 4 "format 2" && expect_err "only format 1" || return 1
+	expect_rc 4 "format 3" && expect_err "only formats 1 and 2" || return 1
 	sed 's/\\x\([0-9a-f]\)[0-9a-f]"$/\\x\1g"/' "$good" > m5.h
 	run "$gl" verify --cert "$keys/signing.crt" m5.h
 	expect_rc 4 "bad hex digit" && expect_err "is not a \\xHH byte"
