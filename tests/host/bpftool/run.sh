@@ -1,8 +1,10 @@
 #!/bin/sh
 # Host tests of the patched tree's bpftool signing (kernel-patches/0041):
-# upstream's `gen skeleton -L -S -k KEY -i CERT` against gen-loader and
-# bpfsign on the same objects and key, gen-loader verify's audit of
-# bpftool's headers, and keys in a SoftHSM2 token through pkcs11: URIs.
+# upstream's `gen skeleton -L -S -k KEY -i CERT` against gen-loader (its
+# default header and its --no-trailer one, byte-identical payload and
+# signature) and bpfsign on the same objects and key, gen-loader verify's
+# audit of both generators' headers, and keys in a SoftHSM2 token through
+# pkcs11: URIs.
 # bpftool gen only opens the object (strace shows no bpf() call); the
 # headers are loaded in the guest (tests/guest/test_bpftool_sign.c).  TAP,
 # one line per test, and as the last line "N passed, N failed".  Needs
@@ -33,6 +35,36 @@ bt_sign() {
 	LIBBPF_BPF_TOKEN_PATH= "${3:-$bpftool}" gen skeleton -L -S -k "$keys/signing.key" \
 		-i "$keys/signing.crt" "$obj/$1.bpf.o" name "$2" > "$2.h" ||
 		{ echo "bpftool gen skeleton -L -S $1.bpf.o failed"; return 1; }
+}
+
+# gl_sign OBJ NAME [ARGS...]: gen-loader's signed header NAME.gl.h
+gl_sign() {
+	local o=$1 name=$2
+	shift 2
+	"$gl" "$obj/$o.bpf.o" -o "$name.gl.h" --name "$name" --btf "$vmlinux" \
+		--key "$keys/signing.key" --cert "$keys/signing.crt" "$@" ||
+		{ echo "gen-loader $* $o.bpf.o failed"; return 1; }
+}
+
+# gl_get HEADER REGION OUT: the bytes of a @bpfsign region of a gen-loader header
+gl_get() {
+	python3 - "$@" <<-'EOF'
+	import re, sys
+	text = open(sys.argv[1]).read()
+	m = re.search(r"/\* @bpfsign begin %s \d+ \*/\n(.*?)/\* @bpfsign end %s \*/"
+	              % (sys.argv[2], sys.argv[2]), text, re.S)
+	if not m:
+	    sys.exit("gl_get: no region %s in %s" % (sys.argv[2], sys.argv[1]))
+	open(sys.argv[3], "wb").write(bytes.fromhex(re.sub(r'[\t"\n]|\\x', "", m.group(1))))
+	EOF
+}
+
+# verified HEADER GENERATOR FORMAT: gen-loader verify's verdict, and who wrote it
+verified() {
+	run "$gl" verify --json --cert "$keys/signing.crt" "$1"
+	expect_rc 0 "$1: gen-loader verify" || return 1
+	expect_eq "$(json out generator)/$(json out format)/$(json out verdict)" "$2/$3/verified" \
+		"$1: generator/format/verdict"
 }
 
 # --- the tests --------------------------------------------------------------
@@ -74,6 +106,95 @@ t_same_as_gen_loader() {
 		"$bpfsign" verify --cert "$keys/signing.crt" --payload bt.bin sig.bin > /dev/null ||
 			{ echo "$o: bpftool's signature does not verify offline"; return 1; }
 	done
+}
+
+# gen-loader --no-trailer: bpftool's payload and signature, byte for byte.
+t_no_trailer_identical() {
+	local o r
+	for o in $objects; do
+		bt_sign "$o" "$o" || return 1
+		gl_sign "$o" "$o" --no-trailer || return 1
+		for r in opts_insn:insns opts_data:data opts_excl_hash:excl_hash opts_sig:signature; do
+			python3 "$skel" get "$o.h" "${r%:*}" bt.bin && gl_get "$o.gl.h" "${r#*:}" gl.bin ||
+				return 1
+			cmp -s bt.bin gl.bin ||
+				{ echo "$o: bpftool's ${r%:*} is not gen-loader --no-trailer's ${r#*:}"; return 1; }
+		done
+		verified "$o.h" bpftool 0 && verified "$o.gl.h" gen-loader 2 || return 1
+		# the same payload signed elsewhere and attached: the same header
+		"$gl" "$obj/$o.bpf.o" -o u.h --payload-out u.bin --no-trailer --name "$o" \
+			--btf "$vmlinux" || return 1
+		python3 "$skel" get "$o.h" opts_insn i.bin && python3 "$skel" get "$o.h" opts_data d.bin &&
+		python3 "$skel" get "$o.h" opts_sig sig.bin || return 1
+		cat i.bin d.bin | cmp -s - u.bin ||
+			{ echo "$o: --payload-out --no-trailer is not bpftool's insns || data"; return 1; }
+		run "$gl" attach --signature sig.bin --cert "$keys/signing.crt" -o a.h u.h
+		expect_rc 0 "$o: attach bpftool's signature to the --no-trailer header" || return 1
+		cmp -s a.h "$o.gl.h" || { echo "$o: attached header differs from the signed one"; return 1; }
+	done
+}
+
+# refused HEADER CODE TEXT WHAT: verify exits CODE and says TEXT
+refused() {
+	run "$gl" verify --cert "$keys/signing.crt" "$1"
+	expect_rc "$2" "$4" && expect_err "$3"
+}
+
+# gen-loader verify of --no-trailer headers: tampered arrays, edited C.
+t_no_trailer_tampered() {
+	local n=skel_counter tamper=$top/tests/host/gen-loader/tamper.sh
+	gl_sign skel_counter "$n" --no-trailer && mv "$n.gl.h" g.h || return 1
+	sh "$tamper" data last g.h t1.h || return 1
+	# the signature covers the metadata: one byte of it flipped
+	refused t1.h 3 "the metadata or the signature was altered" "a flipped metadata byte" || return 1
+	sh "$tamper" insns first g.h t2.h || return 1
+	# the insns are signed and hashed: excl_hash and the signature both fail
+	refused t2.h 3 "insns: the loader instructions were altered" "a flipped insn byte" || return 1
+	sh "$tamper" signature last g.h t3.h || return 1
+	# the signature value itself: it no longer verifies over the same payload
+	refused t3.h 3 "the metadata or the signature was altered" "a flipped signature byte" || return 1
+	run "$gl" verify --cert "$keys/untrusted.crt" g.h
+	# the signer: another key's certificate
+	expect_rc 3 "another certificate" && expect_err "another key" || return 1
+	sed "s/^#define ${n}__DEFAULT_KEYRING_ID (0)\$/#define ${n}__DEFAULT_KEYRING_ID (-3)/" g.h > c1.h
+	# the part before the C is re-emitted byte for byte: the prologue edited
+	refused c1.h 3 "gen-loader writes '#define ${n}__DEFAULT_KEYRING_ID (0)'" "an edited prologue" ||
+		return 1
+	sed "0,/opts.ctx = /s//#define ${n}__lskel_signature ${n}__lskel_data\n\topts.ctx = /" g.h > c2.h
+	# tail_audit(): a #define that swaps an array
+	refused c2.h 3 "a preprocessor line gen-loader does not write" "a #define in the C" || return 1
+	sed 's/opts.keyring_id = skel->keyring_id;/opts.keyring_id = -3;/' g.h > c3.h
+	# tail_audit(): the opts of the load assigned where gen-loader does not
+	refused c3.h 3 "'opts' where gen-loader does not write it" "a fixed keyring" || return 1
+	sed "/opts.signature = (void \\*)${n}__lskel_signature;/d" g.h > c4.h
+	# tail_audit(): the wiring of the signature, each line exactly once
+	refused c4.h 3 "__lskel_signature;' missing" "the signature not passed to the load" || return 1
+	sed '0,/skel->keyring_id = /s//system("id");\n\tskel->keyring_id = /' g.h > c5.h
+	# tail_audit(): a call outside the skeleton's functions, the attacker's payoff
+	refused c5.h 3 "a call of 'system'" "an injected call" || return 1
+	sed '0,/skel->keyring_id = /s//((__typeof__(\&sysconf))skel->errstr)(0);\n\tskel->keyring_id = /' \
+		g.h > c6.h
+	# tail_audit(): a call through a pointer names no function to check
+	refused c6.h 3 "a call through a pointer" "a call through a pointer" || return 1
+	sed '0,/^static inline int$/s//__attribute__((constructor)) static inline int/' g.h > c7.h
+	# tail_audit(): an attribute that runs code before main()
+	refused c7.h 3 "an attribute other than __attribute__((unused))" "a constructor" || return 1
+	sed '0,/^static inline int$/s//%:define x\nstatic inline int/' g.h > c8.h
+	# tail_audit(): the digraph of '#' is a preprocessor line too
+	refused c8.h 3 "the digraph of '#'" "a digraph directive" || return 1
+	head -n "$(($(wc -l < g.h) - 3))" g.h > c9.h
+	# tail_audit(): cut off before the guard's #endif
+	refused c9.h 3 "cut off or appended to" "a cut-off header" || return 1
+	{ cat g.h; echo 'int x;'; } > c10.h
+	# tail_audit(): C after the guard's #endif
+	refused c10.h 3 "cut off or appended to" "an appended line" || return 1
+	sed 's/^\/\* @bpfsign format 2 \*\/$/\/* @bpfsign format 1 *\//' g.h > c11.h
+	# check_header(): format 1 of a payload that carries no C (no BPFSTAIL)
+	refused c11.h 3 "BPFSTAIL" "format 2 relabelled 1" || return 1
+	gl_sign skel_counter f1 || return 1
+	sed 's/^\/\* @bpfsign format 1 \*\/$/\/* @bpfsign format 2 *\//' f1.gl.h > c12.h
+	# the prologue says which format: a signed-C header relabelled 2
+	refused c12.h 3 "line " "format 1 relabelled 2"
 }
 
 # gen-loader verify: bpftool's headers signed, unsigned, edited, tampered.
@@ -177,6 +298,8 @@ t_docs() {
 
 t "built: bpftool (static and dynamic) and the objects" t_built
 t "gen skeleton -L -S: gen-loader's insns and metadata, bpfsign's signature" t_same_as_gen_loader
+t "gen-loader --no-trailer: bpftool's payload and signature, byte for byte" t_no_trailer_identical
+t "gen-loader verify: --no-trailer headers tampered, their C edited" t_no_trailer_tampered
 t "gen-loader verify: bpftool headers signed, unsigned, edited, tampered" t_verify_bpftool_headers
 t "options: upstream's rules, no bpf() while generating" t_options
 t "SoftHSM2: -k pkcs11: signs as the key file does" t_softhsm
