@@ -141,6 +141,7 @@ for s in "$@"; do
 			enforce_boot_param enforce_caller_keyring_refused \
 			bpftool_signed_enforced bpftool_signed_metadata_flipped \
 			bpftool_signed_insns_only bpftool_prog_load_enforced \
+			gen_loader_no_trailer_enforced gen_loader_no_trailer_metadata_flipped \
 			target_perf_every_cpu_smp4 target_alternatives \
 			target_kconfig_resolved target_many_programs
 		# The .bpf keyring, provisioned the way an initramfs would.

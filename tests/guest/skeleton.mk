@@ -14,6 +14,9 @@
 #   skel_counter_bt_bad_data.lskel.h  the same, the last byte of opts_data flipped
 #   skel_counter_bt_insns_only.lskel.h  the same, opts_sig over opts_insn only (the
 #                                     form before load-time verification)
+#   skel_counter_nt.lskel.h           gen-loader --no-trailer, signing.key: bpftool's
+#                                     payload and signature, gen-loader's header
+#   skel_counter_nt_bad_data.lskel.h  the same, the last byte of data flipped
 #   target_perf.lskel.h               a perf event array without max_entries, signed
 #                                     with no target description (issue 17)
 #   target_kconfig.lskel.h            __kconfig externs of the guest's .config
@@ -35,6 +38,7 @@ SKEL_HEADERS	:= $(OBJ)/skel_counter.lskel.h $(OBJ)/skel_counter_untrusted.lskel.
 		   $(OBJ)/signed_inputs.lskel.h \
 		   $(OBJ)/skel_counter_bt.lskel.h $(OBJ)/skel_counter_bt_bad_data.lskel.h \
 		   $(OBJ)/skel_counter_bt_insns_only.lskel.h \
+		   $(OBJ)/skel_counter_nt.lskel.h $(OBJ)/skel_counter_nt_bad_data.lskel.h \
 		   $(OBJ)/target_perf.lskel.h $(OBJ)/target_kconfig.lskel.h \
 		   $(OBJ)/target_many.lskel.h $(OBJ)/target_alt.lskel.h
 
@@ -52,6 +56,15 @@ $(OBJ)/skel_counter_untrusted.lskel.h: $(OBJ)/skel_counter.bpf.o $(GEN_LOADER)
 $(OBJ)/skel_counter_bad_%.lskel.h: $(OBJ)/skel_counter.bpf.o $(GEN_LOADER) $(GL_TAMPER)
 	$(GEN_LOADER) $< -o $@.signed --name skel_counter_bad_$* $(GL_SIGNING) $(GL_FLAGS)
 	$(GL_TAMPER) $* last $@.signed $@
+	rm -f $@.signed
+
+$(OBJ)/skel_counter_nt.lskel.h: $(OBJ)/skel_counter.bpf.o $(GEN_LOADER)
+	$(GEN_LOADER) $< -o $@ --name skel_counter_nt --no-trailer $(GL_SIGNING) $(GL_FLAGS)
+
+$(OBJ)/skel_counter_nt_bad_data.lskel.h: $(OBJ)/skel_counter.bpf.o $(GEN_LOADER) $(GL_TAMPER)
+	$(GEN_LOADER) $< -o $@.signed --name skel_counter_nt_bad_data --no-trailer \
+		$(GL_SIGNING) $(GL_FLAGS)
+	$(GL_TAMPER) data last $@.signed $@
 	rm -f $@.signed
 
 $(OBJ)/percpu_data_signed.lskel.h: $(OBJ)/percpu_data.bpf.o $(GEN_LOADER)

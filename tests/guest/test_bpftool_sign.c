@@ -4,7 +4,9 @@
  * upstream's form), in the boot with bpf_sig_enforce=1: the kernel takes
  * them from the builtin keyring as it takes gen-loader's, and refuses a
  * changed metadata byte and a signature over the instructions only (the
- * form before load-time verification), each with EKEYREJECTED.
+ * form before load-time verification), each with EKEYREJECTED.  So does
+ * it take gen-loader's --no-trailer header of the same object, whose
+ * payload and signature are bpftool's byte for byte (tests/host/bpftool).
  *
  * bpftool prog load -S signs the loader it generates at load time and adds
  * the certificate to the session keyring: verified against a caller keyring,
@@ -21,28 +23,45 @@
 #include "skel_counter_bt.lskel.h"
 #include "skel_counter_bt_bad_data.lskel.h"
 #include "skel_counter_bt_insns_only.lskel.h"
+#include "skel_counter_nt.lskel.h"
+#include "skel_counter_nt_bad_data.lskel.h"
 
 static char log_buf[16384];
 
+/*
+ * Load the light skeleton NAME from its default keyring, the builtin one,
+ * attach it and expect it to count three getppid() calls of this process;
+ * the skeletons differ in type only (loader.c's skel_counter_counts()).
+ */
+#define EXPECT_COUNTS(name, what)						\
+	do {									\
+		struct name *skel = name##__open();				\
+		int i;								\
+										\
+		if (!ASSERT_TRUE(skel, "open " #name))				\
+			break;							\
+		ASSERT_EQ(skel->keyring_id, 0, "default keyring: builtin");	\
+		if (ASSERT_EQ(name##__load(skel), 0, what)) {			\
+			skel->bss->target_tgid = getpid();			\
+			if (ASSERT_OK(name##__attach(skel), "attach")) {	\
+				for (i = 0; i < 3; i++)				\
+					syscall(SYS_getppid);			\
+				ASSERT_EQ(skel->bss->hits, 3 * skel->data->step,	\
+					  "the program ran");			\
+			}							\
+		}								\
+		name##__destroy(skel);						\
+	} while (0)
+
 TEST_EXPLICIT(bpftool_signed_enforced)
 {
-	struct skel_counter_bt *skel = skel_counter_bt__open();
-	int i, err;
+	EXPECT_COUNTS(skel_counter_bt, "bpftool-signed skeleton loads under enforcement");
+}
 
-	if (!ASSERT_TRUE(skel, "open"))
-		return;
-	ASSERT_EQ(skel->keyring_id, 0, "bpftool's default keyring: builtin");
-	err = skel_counter_bt__load(skel);
-	if (!ASSERT_EQ(err, 0, "bpftool-signed skeleton loads under enforcement"))
-		goto out;
-	skel->bss->target_tgid = getpid();
-	if (!ASSERT_OK(skel_counter_bt__attach(skel), "attach"))
-		goto out;
-	for (i = 0; i < 3; i++)
-		syscall(SYS_getppid);
-	ASSERT_EQ(skel->bss->hits, 3 * skel->data->step, "the program ran");
-out:
-	skel_counter_bt__destroy(skel);
+/* gen-loader --no-trailer: bpftool's signature, gen-loader's API, under enforcement */
+TEST_EXPLICIT(gen_loader_no_trailer_enforced)
+{
+	EXPECT_COUNTS(skel_counter_nt, "--no-trailer skeleton loads under enforcement");
 }
 
 /*
@@ -77,6 +96,13 @@ TEST_EXPLICIT(bpftool_signed_insns_only)
 {
 	EXPECT_REJECTED(skel_counter_bt_insns_only, "a signature over the instructions only",
 			"signature verification failed (-129)");
+}
+
+/* the signature still covers all the metadata: one byte of data flipped */
+TEST_EXPLICIT(gen_loader_no_trailer_metadata_flipped)
+{
+	EXPECT_REJECTED(skel_counter_nt_bad_data, "a flipped metadata byte (--no-trailer)",
+			"signature verification failed");
 }
 
 /*
