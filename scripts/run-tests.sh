@@ -9,7 +9,10 @@
 # its own guest console log, and is printed whole, in the order below, once
 # it has finished.
 #
-# Usage: scripts/run-tests.sh [host] [guest]
+# Usage: scripts/run-tests.sh [host] [guest] [BOOT...]
+#   host    the host suites, tests/host/*/run.sh
+#   guest   every guest boot of boots() below
+#   BOOT    one guest boot by its name (guest-policies, ...)
 set -u
 . "$(dirname "$0")/env.sh"
 
@@ -117,46 +120,77 @@ guest() {
 		BPFSIGN_LOG="$build/guest-$name.log" "$top/qemu/run-guest.sh" "$@"
 }
 
-mkdir -p "$build"
+# boot [smp=N] NAME CMDLINE TEST...: the boot NAME, when it is asked for
+# ($want: "guest" for every boot); with $listing set, only its name into
+# $names
+boot() {
+	b=$1
+	[ "${b#smp=}" = "$b" ] || b=$2
+	if [ -n "$listing" ]; then
+		names="$names $b"
+		return 0
+	fi
+	case " $want " in *" guest "*|*" $b "*) guest "$@" ;; esac
+}
+
+# The guest boots: which tests share a boot, on which command line and how
+# many CPUs, and why.  This list is the one place that says so; README.md,
+# tests/guest and kernel-patches/README point here.  A test that is not
+# TEST_EXPLICIT runs in the first boot ("all"); every explicit one is named
+# in exactly one boot.
+boots() {
+	# Enforcement cannot be lowered once raised: its run-time test
+	# goes last, and the boot-parameter test gets a boot of its own.
+	boot guest "" all enforce_sysctl_runtime
+	# The syscall fuzzer (tests/fuzz) for a fixed seed and time; it may
+	# raise enforcement, so a boot of its own.  A failure prints the
+	# seed and the make fuzz-kernel line that replays it.
+	boot guest-fuzz "BPFSIGN_FUZZ_SEED=${BPFSIGN_FUZZ_SEED:-1} BPFSIGN_FUZZ_SECONDS=${BPFSIGN_FUZZ_SECONDS:-45}" \
+		fuzz_syscalls
+	# Under bpf_sig_enforce=1: the bpftool-signed skeletons and
+	# gen-loader's --no-trailer one, bpftool prog load -S refused for its
+	# session keyring, gen-loader's skeletons for the target.  4 CPUs:
+	# more than the 2 of the machine that signed the skeletons, which
+	# must not size anything for its own (issue 17)
+	boot smp=4 guest-enforce bpf_sig_enforce=1 \
+		enforce_boot_param enforce_caller_keyring_refused \
+		bpftool_signed_enforced bpftool_signed_metadata_flipped \
+		bpftool_signed_insns_only bpftool_prog_load_enforced \
+		gen_loader_no_trailer_enforced gen_loader_no_trailer_metadata_flipped \
+		target_perf_every_cpu_smp4 target_alternatives \
+		target_kconfig_resolved target_many_programs
+	# The .bpf keyring, provisioned the way an initramfs would.
+	boot guest-bpf-keyring bpf.keyring_unsealed=1 bpf_keyring_provisioned
+	# BPF LSM policies (policies/) change what later tests may load.
+	boot guest-policies "" policy_deny_unsigned \
+		policy_keyring_allowlist_default policy_keyring_allowlist_file \
+		policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
+		policy_audit_log
+	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
+	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
+		policy_keyring_allowlist_bpf_keyring
+}
+
+listing=1 names=''
+boots
+listing='' want=''
 for s in "$@"; do
-	case $s in
-	host)
-		rm -f "$build/suite-host.log.rc"
-		host_suites > /dev/null 2>&1 &
-		queue="$queue host:$!"
-		order="$order host"
-		running=$((running + 1)) ;;
-	guest)
-		# Enforcement cannot be lowered once raised: its run-time test
-		# goes last, and the boot-parameter test gets a boot of its own.
-		guest guest "" all enforce_sysctl_runtime
-		# The syscall fuzzer (tests/fuzz) for a fixed seed and time; it may
-		# raise enforcement, so a boot of its own.  A failure prints the
-		# seed and the make fuzz-kernel line that replays it.
-		guest guest-fuzz "BPFSIGN_FUZZ_SEED=${BPFSIGN_FUZZ_SEED:-1} BPFSIGN_FUZZ_SECONDS=${BPFSIGN_FUZZ_SECONDS:-45}" \
-			fuzz_syscalls
-		# 4 CPUs: more than the 2 of the machine that signed the
-		# skeletons, which must not size anything for its own (issue 17)
-		guest smp=4 guest-enforce bpf_sig_enforce=1 \
-			enforce_boot_param enforce_caller_keyring_refused \
-			bpftool_signed_enforced bpftool_signed_metadata_flipped \
-			bpftool_signed_insns_only bpftool_prog_load_enforced \
-			gen_loader_no_trailer_enforced gen_loader_no_trailer_metadata_flipped \
-			target_perf_every_cpu_smp4 target_alternatives \
-			target_kconfig_resolved target_many_programs
-		# The .bpf keyring, provisioned the way an initramfs would.
-		guest guest-bpf-keyring bpf.keyring_unsealed=1 bpf_keyring_provisioned
-		# BPF LSM policies (policies/) change what later tests may load.
-		guest guest-policies "" policy_deny_unsigned \
-			policy_keyring_allowlist_default policy_keyring_allowlist_file \
-			policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
-			policy_audit_log
-		# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
-		guest guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
-			policy_keyring_allowlist_bpf_keyring ;;
-	*) echo "run-tests: unknown suite $s" >&2; exit 2 ;;
+	case " host guest $names " in
+	*" $s "*) [ "$s" = host ] || want="$want $s" ;;
+	*) echo "run-tests: unknown suite $s (host, guest or one boot:$names)" >&2; exit 2 ;;
 	esac
 done
+
+mkdir -p "$build"
+case " $* " in
+*" host "*)
+	rm -f "$build/suite-host.log.rc"
+	host_suites > /dev/null 2>&1 &
+	queue="$queue host:$!"
+	order="$order host"
+	running=$((running + 1)) ;;
+esac
+[ -z "$want" ] || boots
 while [ -n "$queue" ]; do
 	reap
 done

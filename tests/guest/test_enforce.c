@@ -3,7 +3,7 @@
  * Provenance (programs know their loader) and kernel.bpf_sig_enforce.
  * Enforcement cannot be lowered once raised, so its tests are explicit:
  * enforce_sysctl_runtime runs last in the default boot, enforce_boot_param
- * in a boot with bpf_sig_enforce=1 (scripts/run-tests.sh).
+ * in a boot with bpf_sig_enforce=1 (boots() in scripts/run-tests.sh).
  */
 #include <fcntl.h>
 #include <pthread.h>

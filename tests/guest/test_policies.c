@@ -17,9 +17,9 @@
  *   tampered      skel_counter_bad_signature: -EKEYREJECTED before the LSM
  *
  * The tests are explicit: an attached policy changes what every later
- * test may load, so they run in a boot of their own
- * (qemu/run-guest.sh policy_deny_unsigned ...).  Each one unloads every
- * policy before and after it, also when an assertion failed.
+ * test may load, so they run in boots of their own (boots() in
+ * scripts/run-tests.sh).  Each one unloads every policy before and after
+ * it, also when an assertion failed.
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -683,7 +683,7 @@ out:
  * keyring allow bpf: the operator's keyring, enrolled and restricted by the
  * shipped policies/initramfs/bpf-keyring-hook (busybox sh, the real keyctl),
  * as at boot.  Sealing cannot be undone: run alone, in a boot with
- * BPFSIGN_CMDLINE=bpf.keyring_unsealed=1.
+ * bpf.keyring_unsealed=1 (guest-policies-bpf-keyring, scripts/run-tests.sh).
  */
 TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 {
