@@ -8,7 +8,7 @@ zlib1g-dev libzstd-dev libcap-dev libkeyutils-dev pahole clang-22 llvm-22 lld-22
 qemu-system-x86 busybox-static cpio keyutils openssl ccache zstd xz-utils
 python3 rsync git gawk softhsm2 libengine-pkcs11-openssl opensc gnutls-bin
 valgrind strace clang-14 libclang-rt-14-dev man-db
-debhelper lintian fakeroot dpkg-dev pkgconf"
+debhelper lintian fakeroot dpkg-dev pkgconf sparse"
 
 missing=
 for p in $pkgs; do

@@ -11,12 +11,19 @@
 # for them, which is expected; outside a git tree it would take them for
 # malformed commit references.
 #
+# sparse (make C=2) and a W=1 build of the C files the series touches run
+# in build/kbuild-check (scripts/static-checks.sh, cached by the series id
+# and the config); warnings that the files had before the series are
+# listed, each with its reason, in sparse.baseline and w1.baseline here,
+# and any other warning fails the test.
+#
 # Usage: tests/host/patches/run.sh [NAME-FILTER]
 set -u
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 build=${BPFSIGN_BUILD:-$top/build}
 pd=$top/kernel-patches
+here=$top/tests/host/patches
 src=$build/linux
 checkpatch=$src/scripts/checkpatch.pl
 
@@ -64,6 +71,26 @@ checkpatch_clean() {
 	return 1
 }
 
+# no_new_warnings sparse|w1: the check's warnings, less the baseline's
+no_new_warnings() {
+	local res
+	res=$(sh "$top/scripts/static-checks.sh" 2>err) || {
+		echo "scripts/static-checks.sh failed:"
+		tail -n 12 err
+		return 1
+	}
+	grep -v '^#' "$here/$1.baseline" | grep . | LC_ALL=C sort > baseline
+	LC_ALL=C comm -23 "$res/$1.warnings" baseline > new
+	[ -s new ] || return 0
+	echo "$(wc -l < new) new warning(s), not in tests/host/patches/$1.baseline" \
+		"(all of them: $res/$1.warnings):"
+	head -n 20 new
+	return 1
+}
+
+sparse_clean() { no_new_warnings sparse; }
+w1_clean() { no_new_warnings w1; }
+
 t "series lists every patch exactly once" series_complete
 for cur in $listed; do
 	verdict=$(sh "$top/scripts/check-series.sh" --provenance "$pd/$cur" | head -n 1)
@@ -75,5 +102,7 @@ for cur in $listed; do
 	t "$cur: $what" provenance
 	t "$cur: checkpatch --strict" checkpatch_clean
 done
+t "sparse (make C=2) on the C files the series touches: no new warnings" sparse_clean
+t "W=1 build of the objects the series touches: no new warnings" w1_clean
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
