@@ -90,13 +90,13 @@ fail:
 
 /*
  * The mode of the file that will replace dest: a file keeps its mode, a new
- * one gets 0666 & ~umask.  Anything but a regular file is refused: renaming
- * over a device node or a FIFO would replace it, not write to it.
+ * one gets 0666 & ~umask (*mask: the umask, read once per write_files() call,
+ * -1 until then).  Anything but a regular file is refused: renaming over a
+ * device node or a FIFO would replace it, not write to it.
  */
-static int dest_mode(const char *dest, mode_t *mode)
+static int dest_mode(const char *dest, mode_t *mode, int *mask)
 {
 	struct stat st;
-	mode_t mask;
 
 	if (stat(dest, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
@@ -107,9 +107,11 @@ static int dest_mode(const char *dest, mode_t *mode)
 	}
 	if (errno != ENOENT)
 		return file_err(dest, -errno, 0);
-	mask = umask(0);
-	umask(mask);
-	*mode = 0666 & ~mask;
+	if (*mask < 0) {
+		*mask = umask(0);
+		umask(*mask);
+	}
+	*mode = 0666 & ~(mode_t)*mask;
 	return 0;
 }
 
@@ -125,7 +127,8 @@ bool same_file(const char *a, const char *b)
 
 /* buf into a new temporary file next to dest, with dest's mode, fsync()ed;
  * *tmp is its malloc()ed name, for the caller to rename() or unlink(). */
-static int write_temp(const char *dest, const void *buf, size_t len, char **tmp)
+static int write_temp(const char *dest, const void *buf, size_t len, int *mask,
+		      char **tmp)
 {
 	size_t n = strlen(dest) + sizeof(".XXXXXX");
 	const char *p = buf;
@@ -134,7 +137,7 @@ static int write_temp(const char *dest, const void *buf, size_t len, char **tmp)
 	ssize_t w;
 	int fd, err;
 
-	err = dest_mode(dest, &mode);
+	err = dest_mode(dest, &mode, mask);
 	if (err)
 		return err;
 	name = malloc(n);
@@ -179,12 +182,12 @@ fail:
 int write_files(const struct file_out *f, int n)
 {
 	char **tmp = calloc(n ? n : 1, sizeof(*tmp));
-	int i, done = 0, err = 0;
+	int i, done = 0, err = 0, mask = -1;
 
 	if (!tmp)
 		return file_err(n ? f[0].dest : "output", -ENOMEM, 0);
 	for (i = 0; i < n && !err; i++)
-		err = write_temp(f[i].dest, f[i].buf, f[i].len, &tmp[i]);
+		err = write_temp(f[i].dest, f[i].buf, f[i].len, &mask, &tmp[i]);
 	for (i = 0; i < n && !err; i++) {
 		if (rename(tmp[i], f[i].dest) < 0)
 			err = file_err(f[i].dest, -errno, 0);
@@ -210,12 +213,22 @@ int write_file(const char *dest, const void *buf, size_t len)
 	return write_files(&f, 1);
 }
 
+/* As same_file(out, in[i]) for each, with one stat() of out: signing a
+ * thousand payloads asks this of every new output, and most do not exist. */
 const char *output_is_input(const char *out, const char *const *in, size_t n)
 {
+	struct stat so, si;
+	bool exists = stat(out, &so) == 0;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (in[i] && same_file(out, in[i]))
+	for (i = 0; i < n; i++) {
+		if (!in[i])
+			continue;
+		if (!strcmp(out, in[i]))
 			return in[i];
+		if (exists && !stat(in[i], &si) &&
+		    so.st_dev == si.st_dev && so.st_ino == si.st_ino)
+			return in[i];
+	}
 	return NULL;
 }
