@@ -5,9 +5,9 @@
 #   NAME: RATIO (A vs B)
 #
 # RATIO is A's rate / B's rate, in operations per CPU second (user + system)
-# so that other work on a shared machine does not move it: each variant's
-# CPU time over ROUNDS rounds, each round running every variant once, next
-# to each other (openssl speed counts user time itself; its median round):
+# so that other work on a shared machine does not move it, the median of
+# ROUNDS rounds' ratios, each round running every variant once, next to
+# each other (openssl speed counts user time itself):
 #   sign.vs_primitive    bpfsign sign, one process for N payloads, against
 #                        `openssl speed` of the key's type (the most any
 #                        signer can do with this key on this machine)
@@ -77,8 +77,7 @@ cpu() {
 	}' "$tmp/$1"
 }
 
-# CPU seconds of each variant over all rounds, and openssl speed's rates
-sign=0 verify=0 csign=0 cverify=0
+# CPU seconds of each variant in each round, and openssl speed's rates
 r=0
 while [ $r -lt "$rounds" ]; do
 	lo=$((r * per))
@@ -130,18 +129,25 @@ while [ $r -lt "$rounds" ]; do
 		done
 	fi
 
-	# shellcheck disable=SC2046 # four numbers
-	set -- $(awk -v a="$sign" -v b="$verify" -v c="$csign" -v d="$cverify" \
-		-v t0="$(cpu t0)" -v t1="$(cpu t1)" -v t2="$(cpu t2)" -v t3="$(cpu t3)" \
+	# this round's CPU seconds: bpfsign sign, bpfsign verify, the openssl
+	# processes' signs and verifies
+	awk -v t0="$(cpu t0)" -v t1="$(cpu t1)" -v t2="$(cpu t2)" -v t3="$(cpu t3)" \
 		-v t4="$(cpu t4)" -v t5="$(cpu t5)" \
-		'BEGIN { printf "%.6f %.6f %.6f %.6f", a + t1 - t0, b + t2 - t1, c + t4 - t3, d + t5 - t4 }')
-	sign=$1 verify=$2 csign=$3 cverify=$4
+		'BEGIN { printf "%.6f %.6f %.6f %.6f\n", t1 - t0, t2 - t1, t4 - t3, t5 - t4 }' \
+		>> "$tmp/cpu"
 	r=$((r + 1))
 done
 
-awk -v n="$n" -v rounds="$rounds" -v per="$per" -v label="$label" -v alg="$alg" \
-	-v sign="$sign" -v verify="$verify" -v csign="$csign" -v cverify="$cverify" '
-{ ss[NR] = $1; sv[NR] = $2 }
+# each figure: the median of its rounds' ratios (a round's variants ran next
+# to each other: what slowed the machine in a round slowed all of them)
+paste -d' ' "$tmp/cpu" "$tmp/speed" |
+awk -v n="$n" -v rounds="$rounds" -v per="$per" -v label="$label" -v alg="$alg" '
+{
+	bs[NR] = n / $1; bv[NR] = n / $2; cs[NR] = per / $3; cv[NR] = per / $4
+	os[NR] = $5; ov[NR] = $6
+	rs[NR] = bs[NR] / os[NR]; rp[NR] = bs[NR] / cs[NR]
+	rv[NR] = bv[NR] / ov[NR]; rq[NR] = bv[NR] / cv[NR]
+}
 function median(v, k,    i, j, t) {
 	for (i = 2; i <= k; i++)
 		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
@@ -150,17 +156,14 @@ function median(v, k,    i, j, t) {
 	return k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2
 }
 END {
-	bs = n * rounds / sign; bv = n * rounds / verify
-	os = median(ss, NR); ov = median(sv, NR)
-	cs = per * rounds / csign; cv = per * rounds / cverify
-	printf "# signer: %d payloads of 256 bytes, %s, SHA-256; %d rounds of %d bpfsign signatures, %d openssl processes; per CPU second\n",
+	printf "# signer: %d payloads of 256 bytes, %s, SHA-256; %d rounds of %d bpfsign signatures, %d openssl processes; per CPU second, medians of the rounds\n",
 		n, label, rounds, n, per
 	printf "sign.vs_primitive: %.3f (bpfsign sign %.0f sig/s vs openssl speed %s %.0f sign/s)\n",
-		bs / os, bs, alg, os
+		median(rs, NR), median(bs, NR), alg, median(os, NR)
 	printf "sign.vs_processes: %.3f (bpfsign sign %.0f sig/s vs one openssl cms -sign per payload %.1f sig/s)\n",
-		bs / cs, bs, cs
+		median(rp, NR), median(bs, NR), median(cs, NR)
 	printf "verify.vs_primitive: %.3f (bpfsign verify, one process, %.0f verify/s vs openssl speed %s %.0f verify/s)\n",
-		bv / ov, bv, alg, ov
+		median(rv, NR), median(bv, NR), alg, median(ov, NR)
 	printf "verify.vs_processes: %.3f (bpfsign verify, one process, %.0f verify/s vs one openssl cms -verify per file %.1f verify/s)\n",
-		bv / cv, bv, cv
-}' "$tmp/speed"
+		median(rq, NR), median(bv, NR), median(cv, NR)
+}'

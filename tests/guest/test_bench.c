@@ -7,25 +7,30 @@
  *   # NAME: RATIO (A vs B)
  *
  * where RATIO is A / B.  A round measures every variant once, next to each
- * other, in alternating order; each variant's figure is the first quartile
- * of its rounds, the rounds the rest of the machine disturbed least (the
- * noise of a shared host and of TCG only ever adds time).  Absolute times
- * under TCG mean nothing; the ratios are what the bench reports.
+ * other, in alternating order; a figure is the median of its rounds' ratios
+ * A / B (what slowed the shared host down in a round slowed both variants
+ * of it).  Absolute times under TCG mean nothing; the ratios are what the
+ * bench reports, the times beside them (medians) are for the eye.
  *
  *  - bench_load: the whole NAME__load() of a signed light skeleton against
  *    the same skeleton unsigned (gen-loader --payload-out: the same loader
- *    and metadata, no signature), for the demo's skel_counter and for
- *    meta_bench (about 1 MiB of metadata); then the loader's BPF_PROG_LOAD
- *    alone, made as bpf_load_and_run() makes it, signed and unsigned; and
- *    the rate at which the signed BPF_PROG_LOAD checks insns || metadata
- *    against user-space SHA-256 (OpenSSL) of the same bytes.
+ *    and metadata, no signature), for the demo's skel_counter, for
+ *    meta_bench (about 1 MiB of metadata) and for target_many (73
+ *    programs); then the loader's BPF_PROG_LOAD alone, made as
+ *    bpf_load_and_run() makes it, signed and unsigned; the rate at which
+ *    the signed BPF_PROG_LOAD checks insns || metadata against user-space
+ *    SHA-256 (OpenSSL) of the same bytes; and what signing adds to the
+ *    demo loader's BPF_PROG_LOAD in parts: the kernel's RSA-2048
+ *    verification alone (KEYCTL_PKEY_VERIFY), the bytes at the cost of a
+ *    byte, the rest.
  *  - bench_percpu_data: this CPU's counter as a .percpu variable, as a
  *    percpu_array lookup and as bpf_get_smp_processor_id() + array index,
  *    ACCESSES accesses per run less the same loop without an access, and
  *    each program's JIT image, whose x86 instructions tests/bench/run.sh
  *    counts on the host.
  *  - bench_arena_args: an arena write through an __arena argument the JIT
- *    rebases, and through a scalar offset the kfunc translates itself.
+ *    rebases, and through a scalar offset the kfunc translates itself, in
+ *    several arenas at once.
  *
  * Each bench runs on CPU 0 alone, so that every round runs where the others
  * ran.  A load that fails or a counter that ends wrong fails the test, so that
@@ -37,15 +42,19 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include <keyutils.h>
 #include <openssl/evp.h>
 
 #include "runner.h"
+#include "sign.h"
 #include "arena_bench.skel.h"
 #include "percpu_bench.skel.h"
 #include "skel_counter.lskel.h"
 #include "skel_counter_unsigned.lskel.h"
 #include "meta_bench.lskel.h"
 #include "meta_bench_unsigned.lskel.h"
+#include "target_many.lskel.h"
+#include "target_many_unsigned.lskel.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -66,14 +75,27 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* the first quartile of v[0..n), v unchanged */
-static double q1(const double *v, int n)
+/* the median of v[0..n), v unchanged */
+static double median(const double *v, int n)
 {
 	double c[n];
 
 	memcpy(c, v, sizeof(c));
 	qsort(c, n, sizeof(*c), cmp_double);
-	return c[n / 4];
+	return n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+}
+
+/* The median of a[r] / b[r]: each round's two variants ran next to each
+ * other, so what slowed the machine down in that round slowed both.
+ */
+static double paired_ratio(const double *a, const double *b, int n)
+{
+	double r[n];
+	int i;
+
+	for (i = 0; i < n; i++)
+		r[i] = a[i] / b[i];
+	return median(r, n);
 }
 
 /* Run on CPU 0 only, until unpin(): the rounds of a bench on one CPU. */
@@ -97,6 +119,7 @@ static void unpin(void)
 /* ---- signed against unsigned loads ---- */
 
 #define LOAD_ROUNDS 100	/* whole loads */
+#define MANY_ROUNDS 30	/* whole loads of 73 programs: long, so fewer */
 #define PL_ROUNDS 300	/* BPF_PROG_LOAD alone: short, so more of them */
 
 /* ns of NAME__load() alone (not open, not destroy), -1 if it failed */
@@ -120,6 +143,8 @@ WHOLE_LOAD(skel_counter)
 WHOLE_LOAD(skel_counter_unsigned)
 WHOLE_LOAD(meta_bench)
 WHOLE_LOAD(meta_bench_unsigned)
+WHOLE_LOAD(target_many)
+WHOLE_LOAD(target_many_unsigned)
 
 /* The loader and its metadata as a header carries them. */
 struct loader_bytes {
@@ -215,10 +240,20 @@ static bool run_pair(struct pair *p, int round)
 
 static void print_pair(const struct pair *p)
 {
-	double a = q1(p->ta, p->rounds), b = q1(p->tb, p->rounds);
-
 	printf("# %s: %.3f (signed vs unsigned %s: %.2f ms vs %.2f ms)\n",
-	       p->name, a / b, p->what, a / 1e6, b / 1e6);
+	       p->name, paired_ratio(p->ta, p->tb, p->rounds), p->what,
+	       median(p->ta, p->rounds) / 1e6, median(p->tb, p->rounds) / 1e6);
+}
+
+/* ns that signing adds: the median of a round's signed less its unsigned */
+static double signing_adds(const struct pair *p)
+{
+	double d[p->rounds];
+	int i;
+
+	for (i = 0; i < p->rounds; i++)
+		d[i] = p->ta[i] - p->tb[i];
+	return median(d, p->rounds);
 }
 
 /* ns of user-space SHA-256 (OpenSSL) over buf, -1 if it failed */
@@ -232,6 +267,65 @@ static double user_sha256(const void *buf, size_t len)
 	return now_ns() - t0;
 }
 
+/*
+ * The RSA-2048 verification of a signed load alone: the kernel's
+ * public_key_verify_signature() (PKCS#1 v1.5, SHA-256), which
+ * KEYCTL_PKEY_VERIFY reaches as the PKCS#7 check does, of the demo loader's
+ * own signature value over SHA-256(insns || metadata), with signing.crt in
+ * this process's keyring.
+ */
+struct rsa_verify {
+	key_serial_t key;
+	unsigned char digest[32];
+	const unsigned char *sig;
+};
+
+#define RSA_SIG_LEN 256		/* keys-example/signing.key: RSA-2048 */
+
+static bool rsa_verify_init(struct rsa_verify *v, const struct loader_bytes *b)
+{
+	/* no signed attributes: the SignerInfo's last field, the signature
+	 * value, is the last RSA_SIG_LEN bytes of the DER
+	 */
+	static const unsigned char octet_string[] = { 0x04, 0x82, RSA_SIG_LEN >> 8, 0 };
+	const unsigned char *end = (const unsigned char *)b->sig + b->sig_sz;
+	unsigned char *der;
+	EVP_MD_CTX *md;
+	bool ok;
+	int len;
+
+	if (!ASSERT_TRUE(b->sig_sz > RSA_SIG_LEN + sizeof(octet_string) &&
+			 !memcmp(end - RSA_SIG_LEN - sizeof(octet_string), octet_string,
+				 sizeof(octet_string)), "an RSA-2048 signature value ends the DER"))
+		return false;
+	v->sig = end - RSA_SIG_LEN;
+	md = EVP_MD_CTX_new();
+	ok = md && EVP_DigestInit_ex(md, EVP_sha256(), NULL) &&
+	     EVP_DigestUpdate(md, b->insns, b->insns_sz) &&
+	     EVP_DigestUpdate(md, b->data, b->data_sz) &&
+	     EVP_DigestFinal_ex(md, v->digest, NULL);
+	EVP_MD_CTX_free(md);
+	if (!ASSERT_TRUE(ok, "SHA-256 of insns || metadata"))
+		return false;
+	len = cert_der("signing", &der);
+	if (!ASSERT_GE(len, 1, "DER of /tests/keys/signing.crt"))
+		return false;
+	v->key = add_key("asymmetric", "bench-signing", der, len, KEY_SPEC_PROCESS_KEYRING);
+	free(der);
+	return ASSERT_GE(v->key, 1, "signing.crt into the process keyring");
+}
+
+/* ns of one verification, -1 if it failed */
+static double rsa_verify_ns(const struct rsa_verify *v)
+{
+	double t0 = now_ns();
+
+	if (keyctl_pkey_verify(v->key, "enc=pkcs1 hash=sha256", v->digest, sizeof(v->digest),
+			       v->sig, RSA_SIG_LEN) < 0)
+		return -1;
+	return now_ns() - t0;
+}
+
 TEST_EXPLICIT(bench_load)
 {
 	struct pair whole[] = {
@@ -241,6 +335,9 @@ TEST_EXPLICIT(bench_load)
 		{ .name = "load.meta_1mib", .what = "meta_bench__load()",
 		  .a = whole_load_meta_bench, .b = whole_load_meta_bench_unsigned,
 		  .rounds = LOAD_ROUNDS },
+		{ .name = "load.target_many", .what = "target_many__load() (73 programs)",
+		  .a = whole_load_target_many, .b = whole_load_target_many_unsigned,
+		  .rounds = MANY_ROUNDS },
 	};
 	struct pair prog_load[] = {
 		{ .name = "load.demo.prog_load", .what = "BPF_PROG_LOAD of skel_counter's loader",
@@ -250,7 +347,9 @@ TEST_EXPLICIT(bench_load)
 		  .a = meta_prog_load_signed, .b = meta_prog_load_unsigned, .rounds = PL_ROUNDS },
 	};
 	size_t len = meta_bytes.insns_sz + meta_bytes.data_sz, k;
-	double sha[PL_ROUNDS], check, user;
+	size_t demo_len = demo_bytes.insns_sz + demo_bytes.data_sz;
+	double sha[PL_ROUNDS], rsa[PL_ROUNDS], check, user, demo, per_byte;
+	struct rsa_verify v;
 	unsigned char *buf;
 	int r;
 
@@ -262,6 +361,8 @@ TEST_EXPLICIT(bench_load)
 		goto out;
 	memcpy(buf, meta_bytes.insns, meta_bytes.insns_sz);
 	memcpy(buf + meta_bytes.insns_sz, meta_bytes.data, meta_bytes.data_sz);
+	if (!rsa_verify_init(&v, &demo_bytes))
+		goto out;
 
 	/* one load of each, untimed: first-use costs (BTF, page cache) */
 	for (k = 0; k < ARRAY_SIZE(whole); k++)
@@ -269,7 +370,7 @@ TEST_EXPLICIT(bench_load)
 			goto out;
 	for (r = 0; r < LOAD_ROUNDS; r++)
 		for (k = 0; k < ARRAY_SIZE(whole); k++)
-			if (!run_pair(&whole[k], r))
+			if (r < whole[k].rounds && !run_pair(&whole[k], r))
 				goto out;
 	for (k = 0; k < ARRAY_SIZE(whole); k++)
 		print_pair(&whole[k]);
@@ -279,7 +380,9 @@ TEST_EXPLICIT(bench_load)
 			if (!run_pair(&prog_load[k], r))
 				goto out;
 		sha[r] = user_sha256(buf, len);
-		if (!ASSERT_TRUE(sha[r] > 0, "user-space SHA-256"))
+		rsa[r] = rsa_verify_ns(&v);
+		if (!ASSERT_TRUE(sha[r] > 0, "user-space SHA-256") ||
+		    !ASSERT_TRUE(rsa[r] > 0, "KEYCTL_PKEY_VERIFY of the demo's signature"))
 			goto out;
 	}
 	for (k = 0; k < ARRAY_SIZE(prog_load); k++)
@@ -287,11 +390,26 @@ TEST_EXPLICIT(bench_load)
 	/* what signing adds to BPF_PROG_LOAD: copy, hash, PKCS#7; and
 	 * rate(kernel) / rate(user) = t(user) / t(kernel)
 	 */
-	check = q1(prog_load[1].ta, PL_ROUNDS) - q1(prog_load[1].tb, PL_ROUNDS);
-	user = q1(sha, PL_ROUNDS);
+	check = signing_adds(&prog_load[1]);
+	user = median(sha, PL_ROUNDS);
 	printf("# hash.kernel_vs_user: %.3f (the signed BPF_PROG_LOAD's check of insns || metadata,"
 	       " %.2f MiB: %.1f MB/s vs user-space SHA-256 of the same bytes: %.1f MB/s)\n",
 	       user / check, len / 1048576.0, len / check * 1e3, len / user * 1e3);
+	/* What signing adds to the demo's BPF_PROG_LOAD, in parts: the RSA
+	 * verification alone, and its bytes at the cost of a byte between
+	 * the demo's and the 1 MiB loader's (copy and hash).
+	 */
+	demo = signing_adds(&prog_load[0]);
+	per_byte = (check - demo) / (double)(len - demo_len);
+	printf("# load.demo.prog_load.rsa_share: %.3f (the kernel's RSA-2048 verification alone,"
+	       " KEYCTL_PKEY_VERIFY, vs what signing adds to the demo loader's BPF_PROG_LOAD:"
+	       " %.2f ms vs %.2f ms)\n", median(rsa, PL_ROUNDS) / demo,
+	       median(rsa, PL_ROUNDS) / 1e6, demo / 1e6);
+	printf("# signing adds %.2f ms to the demo loader's BPF_PROG_LOAD: RSA-2048 verification"
+	       " %.2f ms, copying and hashing its %zu bytes %.2f ms (%.1f ns a byte), the rest"
+	       " (PKCS#7 parsing, key lookup, map checks) %.2f ms\n", demo / 1e6,
+	       median(rsa, PL_ROUNDS) / 1e6, demo_len, per_byte * demo_len / 1e6, per_byte,
+	       (demo - median(rsa, PL_ROUNDS) - per_byte * demo_len) / 1e6);
 out:
 	free(buf);
 	unpin();
@@ -379,7 +497,7 @@ TEST_EXPLICIT(bench_percpu_data)
 		NULL, NULL, "percpu.map_lookup_vs_data", "percpu.cpu_index_vs_data",
 	};
 	struct percpu_bench *skel;
-	double ns[NR_VARIANTS][PCPU_ROUNDS], per[NR_VARIANTS];
+	double ns[NR_VARIANTS][PCPU_ROUNDS], acc[NR_VARIANTS][PCPU_ROUNDS], per[NR_VARIANTS];
 	__u64 want = (__u64)PCPU_ROUNDS * PCPU_REPEAT * ACCESSES, got;
 	int fds[NR_VARIANTS], r, k, i;
 
@@ -415,15 +533,18 @@ TEST_EXPLICIT(bench_percpu_data)
 	if (!ASSERT_EQ(got, want, "by_cpu accesses"))
 		goto out;
 
-	/* an access: a run less a run of the loop alone */
-	for (k = 1; k < NR_VARIANTS; k++)
-		per[k] = (q1(ns[k], PCPU_ROUNDS) - q1(ns[0], PCPU_ROUNDS)) / ACCESSES;
+	/* an access: a run less a run of the loop alone, in the same round */
+	for (k = 1; k < NR_VARIANTS; k++) {
+		for (r = 0; r < PCPU_ROUNDS; r++)
+			acc[k][r] = (ns[k][r] - ns[0][r]) / ACCESSES;
+		per[k] = median(acc[k], PCPU_ROUNDS);
+	}
 	for (k = 2; k < NR_VARIANTS; k++)
 		printf("# %s: %.3f (%s vs .percpu variable, per access: %.2f ns vs %.2f ns)\n",
-		       name[k], per[k] / per[1], what[k], per[k], per[1]);
+		       name[k], paired_ratio(acc[k], acc[1], PCPU_ROUNDS), what[k], per[k], per[1]);
 	printf("# percpu: %d accesses per run, %d runs per measurement, %d rounds;"
 	       " one run of the loop alone %.1f us\n", ACCESSES, PCPU_REPEAT, PCPU_ROUNDS,
-	       q1(ns[0], PCPU_ROUNDS) / 1e3);
+	       median(ns[0], PCPU_ROUNDS) / 1e3);
 out:
 	percpu_bench__destroy(skel);
 	unpin();
@@ -431,7 +552,13 @@ out:
 
 /* ---- __arena arguments against scalar offsets ---- */
 
-#define ARENA_ROUNDS 60
+/* Several arenas at once, each with its own map, programs and pages: under
+ * TCG one instance's ratio depends on where its arena and programs landed
+ * (a boot's instance ran the scalar offset at 60-68 or at 113 ns a call),
+ * and the median over rounds of all of them does not hang on one placement.
+ */
+#define ARENA_INSTANCES 8
+#define ARENA_ROUNDS 40	/* per instance */
 #define CALLS 10000	/* per run, as in progs/arena_bench.bpf.c */
 
 /* ns of one test run, or -1 if it failed or returned other than want */
@@ -447,38 +574,57 @@ static double run_ns(int fd, int want)
 
 TEST_EXPLICIT(bench_arena_args)
 {
-	struct arena_bench *skel;
-	double arg[ARENA_ROUNDS], off[ARENA_ROUNDS];
-	int r, fa, fo;
+	static double arg[ARENA_INSTANCES * ARENA_ROUNDS], off[ARENA_INSTANCES * ARENA_ROUNDS];
+	struct arena_bench *skel[ARENA_INSTANCES] = {};
+	double one[ARENA_INSTANCES];
+	int i, r, n, fa, fo;
 
 	if (!pin())
 		return;
-	skel = arena_bench__open_and_load();
-	if (!ASSERT_TRUE(skel, "load"))
-		goto out;
-	if (!ASSERT_EQ(run_ns(bpf_program__fd(skel->progs.setup), 0) >= 0, 1, "setup"))
-		goto out;
-	fa = bpf_program__fd(skel->progs.bench_arena_arg);
-	fo = bpf_program__fd(skel->progs.bench_offset);
-	/* interleaved, alternating which goes first */
-	for (r = 0; r < ARENA_ROUNDS; r++) {
-		arg[r] = run_ns(r % 2 ? fo : fa, CALLS);
-		off[r] = run_ns(r % 2 ? fa : fo, CALLS);
-		if (r % 2) {
-			double t = arg[r];
-
-			arg[r] = off[r];
-			off[r] = t;
-		}
-		if (!ASSERT_TRUE(arg[r] >= 0 && off[r] >= 0, "arena runs"))
+	for (i = 0; i < ARENA_INSTANCES; i++) {
+		skel[i] = arena_bench__open_and_load();
+		if (!ASSERT_TRUE(skel[i], "load") ||
+		    !ASSERT_EQ(run_ns(bpf_program__fd(skel[i]->progs.setup), 0) >= 0, 1, "setup"))
 			goto out;
 	}
-	if (!ASSERT_EQ(skel->bss->errors, 0, "every write succeeded"))
-		goto out;
+	/* interleaved, alternating which goes first, instance after instance */
+	for (n = 0, r = 0; r < ARENA_ROUNDS; r++) {
+		for (i = 0; i < ARENA_INSTANCES; i++, n++) {
+			fa = bpf_program__fd(skel[i]->progs.bench_arena_arg);
+			fo = bpf_program__fd(skel[i]->progs.bench_offset);
+			arg[n] = run_ns(n % 2 ? fo : fa, CALLS);
+			off[n] = run_ns(n % 2 ? fa : fo, CALLS);
+			if (n % 2) {
+				double t = arg[n];
+
+				arg[n] = off[n];
+				off[n] = t;
+			}
+			if (!ASSERT_TRUE(arg[n] >= 0 && off[n] >= 0, "arena runs"))
+				goto out;
+		}
+	}
+	for (i = 0; i < ARENA_INSTANCES; i++) {
+		double a[ARENA_ROUNDS], o[ARENA_ROUNDS];
+
+		if (!ASSERT_EQ(skel[i]->bss->errors, 0, "every write succeeded"))
+			goto out;
+		for (r = 0; r < ARENA_ROUNDS; r++) {
+			a[r] = arg[r * ARENA_INSTANCES + i];
+			o[r] = off[r * ARENA_INSTANCES + i];
+		}
+		one[i] = paired_ratio(a, o, ARENA_ROUNDS);
+	}
 	printf("# arena.arg_vs_offset: %.3f (__arena argument vs scalar offset, per call:"
-	       " %.1f ns vs %.1f ns)\n", q1(arg, ARENA_ROUNDS) / q1(off, ARENA_ROUNDS),
-	       q1(arg, ARENA_ROUNDS) / CALLS, q1(off, ARENA_ROUNDS) / CALLS);
+	       " %.1f ns vs %.1f ns)\n", paired_ratio(arg, off, n),
+	       median(arg, n) / CALLS, median(off, n) / CALLS);
+	printf("# arena: %d instances, %d rounds each, %d calls a run; each instance's ratio:",
+	       ARENA_INSTANCES, ARENA_ROUNDS, CALLS);
+	for (i = 0; i < ARENA_INSTANCES; i++)
+		printf(" %.3f", one[i]);
+	printf("\n");
 out:
-	arena_bench__destroy(skel);
+	for (i = 0; i < ARENA_INSTANCES; i++)
+		arena_bench__destroy(skel[i]);
 	unpin();
 }
