@@ -3,7 +3,7 @@
 # For each commit on top of `base` in build/linux, in order, build the
 # kernel directories and the tools it touches (objects only, with ccache),
 # then return to the series' head.  Prints one TAP line per patch.
-# Usage: check-series.sh [FIRST]  (start at patch number FIRST, default 1)
+# Usage: check-series.sh [FIRST [LAST]]  (patches FIRST to LAST, default all)
 #        check-series.sh --provenance [PATCH...]
 #
 # --provenance is fast and needs no tree: for each patch of
@@ -30,6 +30,7 @@ if [ "${1:-}" = --provenance ]; then
 	exit
 fi
 first=${1:-1}
+last=${2:-0}
 . "$(dirname "$0")/env.sh"
 
 head=$(git -C "$src" rev-parse HEAD)
@@ -39,6 +40,7 @@ n=0 fail=0
 for c in $(git -C "$src" rev-list --reverse base..HEAD); do
 	n=$((n + 1))
 	[ "$n" -ge "$first" ] || continue
+	[ "$last" = 0 ] || [ "$n" -le "$last" ] || break
 	subject=$(git -C "$src" log -1 --format=%s "$c")
 	git -C "$src" checkout -q "$c" || exit 1
 	dirs=$(git -C "$src" diff-tree --no-commit-id --name-only -r "$c" |
@@ -64,5 +66,6 @@ for c in $(git -C "$src" rev-list --reverse base..HEAD); do
 done
 git -C "$src" checkout -q "$head"
 cp "$build/check-series.config" "$kout/.config"
+[ "$last" = 0 ] || n=$last
 echo "$((n - first + 1 - fail)) passed, $fail failed"
 [ $fail = 0 ]

@@ -28,8 +28,10 @@ figures < "$res.signer" > "$res"
 rm -f "$res.signer"
 
 echo "bench: the release guest kernel (TCG: only the ratios mean something)"
+# QEMU without address-space randomisation: where its translation buffer
+# and the guest's RAM land on the host moved figures from run to run.
 BPFSIGN_KERNEL=release BPFSIGN_QUIET=1 BPFSIGN_LOG="$log" \
-	"$top/qemu/run-guest.sh" bench_load bench_percpu_data bench_arena_args
+	setarch "$(uname -m)" -R "$top/qemu/run-guest.sh" bench_load bench_percpu_data bench_arena_args
 sed -n 's/^# //p' "$log" | figures >> "$res"
 
 # JITed x86 instructions of each .percpu bench program: its image as the
