@@ -468,6 +468,41 @@ patch() {
 }
 sha256_oid=608648016503040201
 
+# reoid IN OUT N OLD NEW: give the Nth (0-based) OBJECT IDENTIFIER whose
+# content is the hex OLD the content NEW, of any length: every element around
+# it is re-lengthed, so only the OID's own encoding differs
+reoid() {
+	python3 - "$@" <<-'EOF'
+	import sys
+	src, dst, n, old, new = sys.argv[1], sys.argv[2], int(sys.argv[3]), bytes.fromhex(sys.argv[4]), bytes.fromhex(sys.argv[5])
+	seen = [0]
+	def length(k):
+	    if k < 0x80:
+	        return bytes([k])
+	    b = k.to_bytes((k.bit_length() + 7) // 8, "big")
+	    return bytes([0x80 | len(b)]) + b
+	def walk(b):
+	    out, i = b"", 0
+	    while i < len(b):
+	        tag, k, i = b[i], b[i + 1], i + 2
+	        if k & 0x80:
+	            k, i = int.from_bytes(b[i:i + (k & 0x7f)], "big"), i + (k & 0x7f)
+	        body, i = b[i:i + k], i + k
+	        if tag & 0x20:
+	            body = walk(body)
+	        elif tag == 0x06 and body == old:
+	            if seen[0] == n:
+	                body = new
+	            seen[0] += 1
+	        out += bytes([tag]) + length(len(body)) + body
+	    return out
+	b = walk(open(src, "rb").read())
+	if seen[0] <= n:
+	    sys.exit("reoid: no OID %s number %d" % (old.hex(), n))
+	open(dst, "wb").write(b)
+	EOF
+}
+
 t_kernel_versions() {
 	payload p
 	run sign_rsa p; expect_rc 0 "sign" || return 1
@@ -520,6 +555,31 @@ t_kernel_chain() {
 	# the same key by subject key identifier, no certificate: no key to find
 	run "$bpfsign" verify --ca "$keys/kernel-trusted.pem" --payload p direct.p7s
 	expect_rc 5 "team.key without its certificate" && expect_err "unknown signer"
+}
+
+# look_up_OID() compares the encoded bytes: a non-minimal encoding (0x80
+# before a subidentifier's first byte, which X.690 8.19.2 forbids) of a
+# known OID is an unknown OID, as in the kernel
+t_kernel_oid_encoding() {
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	# pins look_up_oid()'s exact match: SignerInfo digest sha256, padded
+	reoid p.p7s digest.p7s 1 $sha256_oid 60808648016503040201 || return 1
+	run "$bpfsign" verify --json --cert "$keys/signing.crt" --payload p digest.p7s
+	expect_rc 6 "a padded SignerInfo digest OID" && expect_err "unsupported digest algorithm" &&
+	expect_eq "$(json out error)" ENOPKG "error of a padded digest OID" || return 1
+	# pins that the outer digestAlgorithms set is only noted, padded or not
+	reoid p.p7s outer.p7s 0 $sha256_oid 60808648016503040201 || return 1
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p outer.p7s
+	expect_rc 0 "a padded OID in the outer digestAlgorithms" || return 1
+	# pins pkcs7_sig_note_pkey_algo(): rsaEncryption, padded
+	reoid p.p7s pkey.p7s 0 2a864886f70d010101 2a864886f70d01800101 || return 1
+	run "$bpfsign" verify --json --cert "$keys/signing.crt" --payload p pkey.p7s
+	expect_rc 6 "a padded signature algorithm OID" &&
+	expect_eq "$(json out error)" ENOPKG "error of a padded signature OID" || return 1
+	# the helper itself: the same OID back gives the same bytes
+	reoid p.p7s same.p7s 1 $sha256_oid $sha256_oid && cmp -s p.p7s same.p7s ||
+		{ echo "reoid changed bytes it should have kept"; return 1; }
 }
 
 # bpf_prog_verify_signature(): at most KMALLOC_MAX_CACHE_SIZE bytes
@@ -905,6 +965,7 @@ t "verify: many SIGs, one JSON line each" t_verify_batch
 t "verify --json: a failure is one JSON object" t_verify_json_error_object
 t "kernel rules: SignedData and SignerInfo versions" t_kernel_versions
 t "kernel rules: outer and SignerInfo digest algorithms" t_kernel_digest_algorithms
+t "kernel rules: a non-minimal OID encoding is unknown" t_kernel_oid_encoding
 t "kernel rules: the chain to the keyring, ENOKEY" t_kernel_chain
 t "kernel rules: the BPF size bound" t_kernel_size_bound
 t "verify: truncated DER exits 5" t_verify_truncated
