@@ -15,12 +15,14 @@
 #                        counts: the system time above is the atomic,
 #                        fsync()ed writing of each signature, not signing
 #   sign.vs_processes    bpfsign sign against one `openssl cms -sign`
-#                        process per payload (PROCS payloads a round)
+#                        process per payload (PROCS payloads a round, half
+#                        just before bpfsign sign, half just after)
 #   verify.vs_primitive  bpfsign verify, one process for the N signatures
 #                        (batch mode, eight times a round), against `openssl
 #                        speed`'s verify rate
 #   verify.vs_processes  bpfsign verify against one `openssl cms -verify`
-#                        process per signature
+#                        process per signature (an eighth of PROCS after
+#                        each bpfsign verify pass)
 # Payloads and signatures are in tmpfs (/dev/shm when there is one): bpfsign
 # fsync()s every output, and on a disk that, not signing, sets the rate.
 # The signatures of bpfsign and openssl must be byte-identical (RSA) and all
@@ -69,67 +71,91 @@ while [ $i -lt "$n" ]; do
 done
 cp "$tmp"/a/p* "$tmp/b/"
 
-# snap NAME: this shell's children's CPU time so far into $tmp/NAME, in the
-# shell itself ($(...) would fork a shell whose children are none of these).
-# bash, not sh: dash's times counts clock ticks, 10 ms, 3% of a round.
-snap() { times > "$tmp/$1"; }
-# cpu NAME [FIELDS]: its CPU seconds, user + system (FIELDS 2) or user (1)
-cpu() {
-	awk -v fields="${2:-2}" 'NR == 2 {
-		for (i = 1; i <= fields; i++) {
-			split($i, t, "m"); sub(/s$/, "", t[2]); s += t[1] * 60 + t[2]
-		}
-		printf "%.6f", s
-	}' "$tmp/$1"
+# now: the CPU milliseconds of this shell's children so far, user + system
+# in $all and user in $usr, read with builtins only: a $(...) or a pipe
+# would fork children of its own into the count.  bash, not sh: dash's
+# times counts clock ticks, 10 ms.
+ms() {	# VAR "XmY.ZZZs": milliseconds
+	local m=${2%%m*} s=${2#*m}
+	s=${s%s}
+	printf -v "$1" '%d' $((m * 60000 + 10#${s/./}))
+}
+now() {
+	local u s
+	times > "$tmp/times"
+	{ read -r _ _; read -r u s; } < "$tmp/times"
+	ms usr "$u"
+	ms all "$s"
+	all=$((all + usr))
+}
+# run ACC [USR] -- COMMAND...: run it, adding its CPU ms to $ACC (and its
+# user ms to $USR)
+run() {
+	local acc=$1 uacc=$2 a0 u0
+	shift 3
+	now; a0=$all; u0=$usr
+	"$@" || return
+	now
+	printf -v "$acc" '%d' $((${!acc} + all - a0))
+	[ -z "$uacc" ] || printf -v "$uacc" '%d' $((${!uacc} + usr - u0))
 }
 
-# CPU seconds of each variant in each round, and openssl speed's rates
+bpfsign_sign() { (cd "$tmp/a" && exec "$bpfsign" sign --key "$key" --cert "$cert" p*); }
+bpfsign_verify() {
+	(cd "$tmp/a" && exec "$bpfsign" verify --json --cert "$cert" p*.p7s) > "$tmp/verdicts"
+}
+cms_sign() {	# FROM TO: one openssl process per payload
+	local i
+	for ((i = $1; i < $2; i++)); do
+		openssl cms -sign -binary -noattr -nocerts -outform DER -md sha256 \
+			-keyid -signer "$cert" -inkey "$key" \
+			-in "$tmp/b/p$i" -out "$tmp/b/p$i.p7s" || return
+	done
+}
+cms_verify() {	# FROM TO
+	local i
+	for ((i = $1; i < $2; i++)); do
+		openssl cms -verify -binary -inform DER -in "$tmp/b/p$i.p7s" \
+			-content "$tmp/b/p$i" -noverify -certfile "$cert" -nointern \
+			-out /dev/null 2>/dev/null || return
+	done
+}
+
+# CPU seconds of each variant in each round, and openssl speed's rates.
+# What a figure compares runs next to each other, in slices where it can,
+# so that the host's slow moments (this machine's CPU time swung by half
+# from round to round) fall on both: the openssl signing processes around
+# bpfsign sign, openssl speed (signing, then verifying) between the signing
+# and the verifying, and each bpfsign verify pass followed by its share of
+# the openssl verifying processes.
 r=0
 while [ $r -lt "$rounds" ]; do
 	lo=$((r * per))
+	mid=$((lo + per / 2))
 	hi=$((lo + per))
+	bs=0 bu=0 bv=0 cs=0 cv=0
 
-	# bpfsign: every payload, one process
 	rm -f "$tmp"/a/*.p7s
-	snap t0
-	(cd "$tmp/a" && exec "$bpfsign" sign --key "$key" --cert "$cert" p*) ||
-		die "bpfsign sign failed"
-	snap t1
-	# verifying is several times as fast: VERIFIES passes, a round's CPU time
-	# long enough that starting a process and reading the certificate are noise
-	v=0
-	while [ $v -lt "$verifies" ]; do
-		(cd "$tmp/a" && exec "$bpfsign" verify --json --cert "$cert" p*.p7s) > "$tmp/verdicts" ||
-			die "bpfsign verify refused a signature"
-		v=$((v + 1))
-	done
-	snap t2
-	[ "$(grep -c '"verified": true' "$tmp/verdicts")" = "$n" ] ||
-		die "bpfsign verify did not verify all $n signatures"
+	run cs "" -- cms_sign $lo $mid || die "openssl cms -sign failed"
+	# bpfsign: every payload, one process
+	run bs bu -- bpfsign_sign || die "bpfsign sign failed"
+	run cs "" -- cms_sign $mid $hi || die "openssl cms -sign failed"
 
 	# the primitive, per CPU second (openssl speed's default: user time)
 	openssl speed -seconds 1 -mr "$alg" 2>/dev/null |
 		awk -F: '/^\+F[0-9]*:/ { print $4, $5 }' >> "$tmp/speed"
 	[ "$(wc -l < "$tmp/speed")" = $((r + 1)) ] || die "openssl speed $alg printed no rates"
 
-	# one openssl process per payload, this round's share
-	snap t3
-	i=$lo
-	while [ $i -lt $hi ]; do
-		openssl cms -sign -binary -noattr -nocerts -outform DER -md sha256 \
-			-keyid -signer "$cert" -inkey "$key" \
-			-in "$tmp/b/p$i" -out "$tmp/b/p$i.p7s" || die "openssl cms -sign failed"
-		i=$((i + 1))
+	# verifying is several times as fast: VERIFIES passes, a round's CPU
+	# time long enough that starting a process and reading the certificate
+	# are noise, each followed by its share of the openssl processes
+	for ((v = 0; v < verifies; v++)); do
+		run bv "" -- bpfsign_verify || die "bpfsign verify refused a signature"
+		run cv "" -- cms_verify $((lo + v * per / verifies)) $((lo + (v + 1) * per / verifies)) ||
+			die "openssl cms -verify refused a signature"
 	done
-	snap t4
-	i=$lo
-	while [ $i -lt $hi ]; do
-		openssl cms -verify -binary -inform DER -in "$tmp/b/p$i.p7s" \
-			-content "$tmp/b/p$i" -noverify -certfile "$cert" -nointern \
-			-out /dev/null 2>/dev/null || die "openssl cms -verify refused p$i.p7s"
-		i=$((i + 1))
-	done
-	snap t5
+	[ "$(grep -c '"verified": true' "$tmp/verdicts")" = "$n" ] ||
+		die "bpfsign verify did not verify all $n signatures"
 
 	# same key, same bytes: RSA signatures are identical
 	if $deterministic; then
@@ -143,9 +169,8 @@ while [ $r -lt "$rounds" ]; do
 
 	# this round's CPU seconds: bpfsign sign, bpfsign verify, the openssl
 	# processes' signs and verifies, bpfsign sign's user time
-	awk -v t0="$(cpu t0)" -v t1="$(cpu t1)" -v t2="$(cpu t2)" -v t3="$(cpu t3)" \
-		-v t4="$(cpu t4)" -v t5="$(cpu t5)" -v u0="$(cpu t0 1)" -v u1="$(cpu t1 1)" \
-		'BEGIN { printf "%.6f %.6f %.6f %.6f %.6f\n", t1 - t0, t2 - t1, t4 - t3, t5 - t4, u1 - u0 }' \
+	awk -v bs="$bs" -v bv="$bv" -v cs="$cs" -v cv="$cv" -v bu="$bu" \
+		'BEGIN { printf "%.6f %.6f %.6f %.6f %.6f\n", bs / 1e3, bv / 1e3, cs / 1e3, cv / 1e3, bu / 1e3 }' \
 		>> "$tmp/cpu"
 	r=$((r + 1))
 done
