@@ -75,6 +75,7 @@ cp "$tmp"/a/p* "$tmp/b/"
 # in $all and user in $usr, read with builtins only: a $(...) or a pipe
 # would fork children of its own into the count.  bash, not sh: dash's
 # times counts clock ticks, 10 ms.
+all=0 usr=0
 ms() {	# VAR "XmY.ZZZs": milliseconds
 	local m=${2%%m*} s=${2#*m}
 	s=${s%s}
