@@ -61,7 +61,7 @@ demo: guest-tests
 	@scripts/demo.sh
 
 # Benchmarks time the release kernel, never the debug one: tests/bench/run.sh
-# runs the signer's bench here and the kernel's in one release boot.
+# runs the signer's bench here and the kernel's in three release boots.
 bench: signer guest-tests
 	@BPFSIGN_KERNEL=release scripts/build-kernel.sh
 	@tests/bench/run.sh
