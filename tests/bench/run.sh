@@ -15,31 +15,80 @@
 # unsigned in one boot, 23 ms in the next), which pairing rounds within the
 # boot cannot cancel.
 #
+# A ratio of two different kinds of code moves when another tenant shares
+# this machine's cores: in one run every absolute rate fell by a third and
+# hash.kernel_vs_user by a fifth (the kernel's generic SHA-256, translated
+# by TCG, slows down more than OpenSSL's vector code, emulated in QEMU's
+# helpers).  So each part's absolute speed is checked against the best this
+# machine recorded (build/bench/reference): openssl speed's signing rate for
+# the signer, the guest's user-space SHA-256 for a boot.  A part below
+# 85% of it is measured again, at most RETRIES times; a part that stays
+# below is kept and the run's history line says `contended=PART`.
+#
 # Usage: tests/bench/run.sh
-# environment: BPFSIGN_BENCH_BOOTS=N (3), BPFSIGN_LOG=PREFIX (boot I's
-# console goes to PREFIX.I; build/bench/guest)
+# environment: BPFSIGN_BENCH_BOOTS=N (3), BPFSIGN_BENCH_RETRIES=N (3),
+# BPFSIGN_LOG=PREFIX (boot I's console goes to PREFIX.I; build/bench/guest)
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${BPFSIGN_BUILD:-$top/build}
 out=$build/bench
 log=${BPFSIGN_LOG:-$out/guest}
 boots=${BPFSIGN_BENCH_BOOTS:-3}
+retries=${BPFSIGN_BENCH_RETRIES:-3}
 case $boots in ""|*[!0-9]*|0) echo "bench: BPFSIGN_BENCH_BOOTS=$boots: a count of boots, at least 1" >&2; exit 2 ;; esac
+case $retries in ""|*[!0-9]*) echo "bench: BPFSIGN_BENCH_RETRIES=$retries: a count, 0 or more" >&2; exit 2 ;; esac
 mkdir -p "$out"
 res=$out/run.$$
-trap 'rm -f "$res" "$res.boots" "$res.guest"' EXIT
+ref=$out/reference
+trap 'rm -f "$res" "$res.signer" "$res.boots" "$res.guest" "$ref.$$"' EXIT
 
 figures() { grep -E '^[a-z][a-z0-9_.]*: -?[0-9.]+ \(' || true; }
 
+# steady NAME RATE: true when RATE is at least 85% of the best rate of NAME
+# in $ref, which keeps the best; says how far below it is otherwise
+steady() {
+	best=$(awk -v k="$1" '$1 == k { print $2 }' "$ref" 2>/dev/null | tail -n 1)
+	if [ -z "$best" ] || awk -v r="$2" -v b="$best" 'BEGIN { exit !(r > b) }'; then
+		{ grep -v "^$1 " "$ref" 2>/dev/null || true; echo "$1 $2"; } > "$ref.$$"
+		mv "$ref.$$" "$ref"
+		return 0
+	fi
+	awk -v r="$2" -v b="$best" -v k="$1" 'BEGIN {
+		if (r >= 0.85 * b)
+			exit 0
+		printf "bench: %s ran at %.0f%% of the best speed this machine recorded (%s vs %s, %s): another tenant on the host\n", k, r / b * 100, r, b, ENVIRON["ref"]
+		exit 1
+	}'
+}
+export ref
+contended=
+speeds=
+
 echo "bench: the signer, on this machine"
-"$top/signer/bench.sh" > "$res.signer" || { cat "$res.signer"; rm -f "$res.signer"; exit 1; }
+tries=0
+while :; do
+	"$top/signer/bench.sh" > "$res.signer" || { cat "$res.signer"; exit 1; }
+	# openssl speed's signing rate, per CPU second, the rounds' median
+	rate=$(sed -n 's/^sign\.vs_primitive: .* vs openssl speed [^ ]* \([0-9.]*\) sign\/s)$/\1/p' "$res.signer")
+	[ -n "$rate" ] || { cat "$res.signer"; echo "bench: no openssl speed rate in the signer's figures" >&2; exit 1; }
+	steady signer "$rate" && break
+	if [ "$tries" -ge "$retries" ]; then
+		echo "bench: keeping the signer's figures of a contended host"
+		contended=$contended${contended:+,}signer
+		break
+	fi
+	tries=$((tries + 1))
+	echo "bench: measuring the signer again ($tries of $retries)"
+done
 cat "$res.signer"
 figures < "$res.signer" > "$res"
+speeds="speed.signer=$rate"
 rm -f "$res.signer"
 
 echo "bench: the release guest kernel (TCG: only the ratios mean something)"
 : > "$res.boots"
 i=1
+tries=0
 while [ "$i" -le "$boots" ]; do
 	echo "bench: boot $i of $boots"
 	# QEMU without address-space randomisation: where its translation
@@ -48,7 +97,20 @@ while [ "$i" -le "$boots" ]; do
 	BPFSIGN_KERNEL=release BPFSIGN_QUIET=1 BPFSIGN_LOG="$log.$i" \
 		setarch "$(uname -m)" -R "$top/qemu/run-guest.sh" \
 		bench_load bench_percpu_data bench_arena_args
+	# the guest's user-space SHA-256 of the 1 MiB loader, MB/s
+	rate=$(sed -n 's/^# hash\.kernel_vs_user: .* user-space SHA-256 of the same bytes: \([0-9.]*\) MB\/s)$/\1/p' "$log.$i")
+	[ -n "$rate" ] || { echo "bench: no user-space SHA-256 rate in $log.$i" >&2; exit 1; }
+	if ! steady guest "$rate"; then
+		if [ "$tries" -lt "$retries" ]; then
+			tries=$((tries + 1))
+			echo "bench: booting again ($tries of $retries)"
+			continue
+		fi
+		echo "bench: keeping boot $i of a contended host"
+		contended=$contended${contended:+,}boot$i
+	fi
 	sed -n 's/^# //p' "$log.$i" | figures | sed "s/^/$i /" >> "$res.boots"
+	speeds="$speeds speed.guest.$i=$rate"
 	i=$((i + 1))
 done
 # each figure's line from its median boot (the lower middle of an even
@@ -124,16 +186,21 @@ BEGIN {
 	printf "  %-34s %10s  %s\n", name, $2, ((name in goal) ? goal[name] : "-")
 }' "$res"
 
-# one line per run: date, then NAME=RATIO
+# one line per run: date, then NAME=RATIO, then the absolute speeds the
+# contention check read and which parts stayed contended
 {
 	date -u +%Y-%m-%dT%H:%M:%SZ | tr '\n' ' '
-	awk '{ n = $1; sub(/:$/, "", n); printf "%s=%s ", n, $2 } END { print "" }' "$res"
+	awk '{ n = $1; sub(/:$/, "", n); printf "%s=%s ", n, $2 }' "$res"
+	echo "$speeds${contended:+ contended=$contended}"
 } >> "$out/history"
+[ -z "$contended" ] || echo "bench: contended: $contended (figures kept; see above)"
 tail -n 3 "$out/history" | awk '
 {
 	for (i = 2; i <= NF; i++) {
 		split($i, kv, "=")
 		k = kv[1]; v = kv[2] + 0
+		if (k ~ /^(speed\.|contended$)/)
+			continue
 		if (!(k in lo)) { order[++nk] = k; lo[k] = hi[k] = v; runs[k] = 0 }
 		if (v < lo[k]) lo[k] = v
 		if (v > hi[k]) hi[k] = v
