@@ -19,10 +19,10 @@
 # this machine's cores: in one run every absolute rate fell by a third and
 # hash.kernel_vs_user by a fifth (the kernel's generic SHA-256, translated
 # by TCG, slows down more than OpenSSL's vector code, emulated in QEMU's
-# helpers).  So each part's absolute speed is checked against the best this
-# machine recorded (build/bench/reference): openssl speed's signing rate for
-# the signer, the guest's user-space SHA-256 for a boot.  A part below
-# 85% of it is measured again, at most RETRIES times; a part that stays
+# helpers).  So each part's absolute speed is checked against the median of
+# its last nine on this machine (build/bench/reference): openssl speed's
+# signing rate for the signer, the guest's user-space SHA-256 for a boot.
+# A part below 85% of it is measured again, at most RETRIES times; a part that stays
 # below is kept and the run's history line says `contended=PART`.
 #
 # Usage: tests/bench/run.sh
@@ -40,23 +40,28 @@ case $retries in ""|*[!0-9]*) echo "bench: BPFSIGN_BENCH_RETRIES=$retries: a cou
 mkdir -p "$out"
 res=$out/run.$$
 ref=$out/reference
-trap 'rm -f "$res" "$res.signer" "$res.boots" "$res.guest" "$ref.$$"' EXIT
+trap 'rm -f "$res" "$res.signer" "$res.boots" "$res.guest"' EXIT
 
 figures() { grep -E '^[a-z][a-z0-9_.]*: -?[0-9.]+ \(' || true; }
 
-# steady NAME RATE: true when RATE is at least 85% of the best rate of NAME
-# in $ref, which keeps the best; says how far below it is otherwise
+# steady NAME RATE: true when RATE is at least 85% of the median of the
+# last nine rates of NAME in $ref (a median, not the best: this machine's
+# speed also varies by a quarter for no one's fault, and one fast run must
+# not make every later one look slow); records RATE, says how far below
+# the median it is otherwise
 steady() {
-	best=$(awk -v k="$1" '$1 == k { print $2 }' "$ref" 2>/dev/null | tail -n 1)
-	if [ -z "$best" ] || awk -v r="$2" -v b="$best" 'BEGIN { exit !(r > b) }'; then
-		{ grep -v "^$1 " "$ref" 2>/dev/null || true; echo "$1 $2"; } > "$ref.$$"
-		mv "$ref.$$" "$ref"
-		return 0
-	fi
-	awk -v r="$2" -v b="$best" -v k="$1" 'BEGIN {
+	med=$(awk -v k="$1" '$1 == k { v[++n] = $2 } END {
+		for (i = (n > 9 ? n - 8 : 1); i <= n; i++) w[++m] = v[i] + 0
+		for (i = 2; i <= m; i++)
+			for (j = i; j > 1 && w[j - 1] > w[j]; j--) { t = w[j]; w[j] = w[j - 1]; w[j - 1] = t }
+		if (m) print (m % 2 ? w[(m + 1) / 2] : (w[m / 2] + w[m / 2 + 1]) / 2)
+	}' "$ref" 2>/dev/null)
+	echo "$1 $2" >> "$ref"
+	[ -n "$med" ] || return 0
+	awk -v r="$2" -v b="$med" -v k="$1" 'BEGIN {
 		if (r >= 0.85 * b)
 			exit 0
-		printf "bench: %s ran at %.0f%% of the best speed this machine recorded (%s vs %s, %s): another tenant on the host\n", k, r / b * 100, r, b, ENVIRON["ref"]
+		printf "bench: %s ran at %.0f%% of the median speed of its last runs on this machine (%s vs %s, %s): another tenant on the host\n", k, r / b * 100, r, b, ENVIRON["ref"]
 		exit 1
 	}'
 }
