@@ -47,8 +47,8 @@ figures() { grep -E '^[a-z][a-z0-9_.]*: -?[0-9.]+ \(' || true; }
 # steady NAME RATE: true when RATE is at least 85% of the median of the
 # last nine rates of NAME in $ref (a median, not the best: this machine's
 # speed also varies by a quarter for no one's fault, and one fast run must
-# not make every later one look slow); records RATE, says how far below
-# the median it is otherwise
+# not make every later one look slow); says how far below the median it
+# is otherwise
 steady() {
 	med=$(awk -v k="$1" '$1 == k { v[++n] = $2 } END {
 		for (i = (n > 9 ? n - 8 : 1); i <= n; i++) w[++m] = v[i] + 0
@@ -56,7 +56,6 @@ steady() {
 			for (j = i; j > 1 && w[j - 1] > w[j]; j--) { t = w[j]; w[j] = w[j - 1]; w[j - 1] = t }
 		if (m) print (m % 2 ? w[(m + 1) / 2] : (w[m / 2] + w[m / 2 + 1]) / 2)
 	}' "$ref" 2>/dev/null)
-	echo "$1 $2" >> "$ref"
 	[ -n "$med" ] || return 0
 	awk -v r="$2" -v b="$med" -v k="$1" 'BEGIN {
 		if (r >= 0.85 * b)
@@ -66,6 +65,15 @@ steady() {
 	}'
 }
 export ref
+
+# keep NAME RATE: records the rate of a measurement the run keeps.  Only
+# those: the rates of measurements taken again would pull the median down
+# within one run (it fell from 17 to 15.5 MB/s over two retried boots, and
+# the third attempt, as slow, passed), while a machine that stays slower
+# still moves it, one kept run at a time.
+keep() {
+	echo "$1 $2" >> "$ref"
+}
 contended=
 speeds=
 
@@ -76,9 +84,10 @@ while :; do
 	# openssl speed's signing rate, per CPU second, the rounds' median
 	rate=$(sed -n 's/^sign\.vs_primitive: .* vs openssl speed [^ ]* \([0-9.]*\) sign\/s)$/\1/p' "$res.signer")
 	[ -n "$rate" ] || { cat "$res.signer"; echo "bench: no openssl speed rate in the signer's figures" >&2; exit 1; }
-	steady signer "$rate" && break
+	steady signer "$rate" && { keep signer "$rate"; break; }
 	if [ "$tries" -ge "$retries" ]; then
 		echo "bench: keeping the signer's figures of a contended host"
+		keep signer "$rate"
 		contended=$contended${contended:+,}signer
 		break
 	fi
@@ -114,6 +123,7 @@ while [ "$i" -le "$boots" ]; do
 		echo "bench: keeping boot $i of a contended host"
 		contended=$contended${contended:+,}boot$i
 	fi
+	keep guest "$rate"
 	sed -n 's/^# //p' "$log.$i" | figures | sed "s/^/$i /" >> "$res.boots"
 	speeds="$speeds speed.guest.$i=$rate"
 	i=$((i + 1))
