@@ -84,16 +84,16 @@ while :; do
 	# openssl speed's signing rate, per CPU second, the rounds' median
 	rate=$(sed -n 's/^sign\.vs_primitive: .* vs openssl speed [^ ]* \([0-9.]*\) sign\/s)$/\1/p' "$res.signer")
 	[ -n "$rate" ] || { cat "$res.signer"; echo "bench: no openssl speed rate in the signer's figures" >&2; exit 1; }
-	steady signer "$rate" && { keep signer "$rate"; break; }
+	steady signer "$rate" && break
 	if [ "$tries" -ge "$retries" ]; then
 		echo "bench: keeping the signer's figures of a contended host"
-		keep signer "$rate"
 		contended=$contended${contended:+,}signer
 		break
 	fi
 	tries=$((tries + 1))
 	echo "bench: measuring the signer again ($tries of $retries)"
 done
+keep signer "$rate"
 cat "$res.signer"
 figures < "$res.signer" > "$res"
 speeds="speed.signer=$rate"
