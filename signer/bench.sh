@@ -48,6 +48,7 @@ die() { echo "bench: $*" >&2; exit 1; }
 # signing processes are a sixth of the cost of verifying ones: twice as
 # many, so that a round's share is not a tenth of a second of CPU time
 signs=$((2 * per))
+case $n$rounds$per in *[!0-9]*) die "N, ROUNDS and PROCS are counts: $n $rounds $per" ;; esac
 if [ "$n" -lt 1 ] || [ "$rounds" -lt 1 ] || [ "$per" -lt 1 ]; then
 	die "N, ROUNDS and PROCS must be at least 1"
 fi
