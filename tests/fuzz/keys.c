@@ -89,7 +89,8 @@ struct ring_model ring_model(s32 id)
 				rm.present |= K(k);
 		return rm;
 	}
-	if (st.keyring_unsealed) {
+	/* bpf_keyring_active(): sealed with keys, .bpf refuses caller keyrings */
+	if (st.bpf_sealed && st.bpf_nkeys) {
 		rm.lookup_err = EPERM;
 		return rm;
 	}
@@ -298,8 +299,9 @@ void op_key_bpf(void)
 
 		op_desc("add_key asymmetric \"\" (%s) to .bpf", key_names[k]);
 		ret = add_key("asymmetric", "", der, len, KEY_SPEC_BPF_KEYRING);
-		expect_check("key_bpf_add", sealed ? EXPECT_FAIL(EACCES, "sealed .bpf") :
+		expect_check("key_bpf_add",
 			     !(st.bpf_perm_write_ok & write) ? EXPECT_FAIL(EACCES, "no write") :
+			     sealed ? EXPECT_FAIL(EPERM, "the seal's reject-all restriction") :
 			     k == K_REVOKED ? EXPECT_ANY : EXPECT_OK("unsealed .bpf"),
 			     ret < 0 ? -errno : ret);
 		if (ret >= 0) {
@@ -316,8 +318,10 @@ void op_key_bpf(void)
 		expect_check("key_bpf_restrict", sealed ? EXPECT_FAIL(EACCES, "sealed .bpf") :
 			     !(st.bpf_perm_write_ok & setattr) ? EXPECT_FAIL(EACCES, "no setattr") :
 			     EXPECT_OK("seals .bpf"), ret < 0 ? -errno : 0);
-		if (!ret)
+		if (!ret) {
 			st.bpf_sealed = true;
+			st.bpf_perm_write_ok &= ~setattr;	/* keyring_seal() */
+		}
 		break;
 	case 3:
 		op_desc("keyctl restrict_keyring .bpf asymmetric builtin_trusted");
@@ -331,8 +335,10 @@ void op_key_bpf(void)
 	case 4:
 		op_desc("keyctl clear .bpf");
 		ret = keyctl_clear(KEY_SPEC_BPF_KEYRING);
-		expect_check("key_bpf_clear", sealed || !(st.bpf_perm_write_ok & write) ?
-			     EXPECT_FAIL(EACCES, "sealed .bpf") : EXPECT_OK("unsealed"),
+		expect_check("key_bpf_clear", !(st.bpf_perm_write_ok & write) ?
+			     EXPECT_FAIL(EACCES, "no write") :
+			     sealed ? EXPECT_FAIL(EPERM, "KEY_FLAG_KEEP of the seal") :
+			     EXPECT_OK("unsealed"),
 			     ret < 0 ? -errno : 0);
 		if (!ret) {
 			memset(st.bpf_has, 0, sizeof(st.bpf_has));
@@ -344,8 +350,9 @@ void op_key_bpf(void)
 
 		op_desc("keyctl unlink %d .bpf", victim);
 		ret = keyctl_unlink(victim, KEY_SPEC_BPF_KEYRING);
-		expect_check("key_bpf_unlink", sealed || !(st.bpf_perm_write_ok & write) ?
-			     EXPECT_FAIL(EACCES, "sealed .bpf") : st.bpf_has[k] ?
+		expect_check("key_bpf_unlink", !(st.bpf_perm_write_ok & write) ?
+			     EXPECT_FAIL(EACCES, "no write") :
+			     sealed ? EXPECT_FAIL(EPERM, "sealed .bpf") : st.bpf_has[k] ?
 			     EXPECT_OK("a key in .bpf") : EXPECT_FAIL(0, "not in .bpf"),
 			     ret < 0 ? -errno : 0);
 		if (!ret && st.bpf_has[k]) {
@@ -483,7 +490,8 @@ void keys_setup(void)
 	if (st.bpf_nkeys < 0)
 		st.bpf_nkeys = 0;
 	st.bpf_sealed = !st.keyring_unsealed || st.enforce;
-	st.bpf_perm_write_ok = st.keyring_unsealed ? KEY_USR_WRITE | KEY_USR_SETATTR : 0;
+	/* write lets adds reach the restriction; setattr only to provision */
+	st.bpf_perm_write_ok = KEY_USR_WRITE | (st.bpf_sealed ? 0 : KEY_USR_SETATTR);
 	st.permanent_keys = 0;
 	len = cert_of(K_UNTRUSTED, &der);
 	setup_key = add_key("asymmetric", "bpfsign-fuzz-untrusted", der, len,

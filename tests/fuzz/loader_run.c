@@ -126,6 +126,8 @@ static struct expect predict_child(const struct loader_ctx *c, const struct chil
 
 		if (k != FD_MAP)
 			return EXPECT_FAIL(fd_map_err(k), "raw map fd is not a map");
+		if (vc != VC_UNSIGNED)
+			return EXPECT_FAIL(EPERM, "a verified run binds only what it created");
 		if (m->o->excl)
 			return EXPECT_FAIL(EACCES, "map exclusive to another program");
 		return EXPECT_OK("a child binding a plain map");
@@ -300,6 +302,8 @@ void op_loader_run(void)
 			(unsigned long long)flags);
 		if (k != FD_MAP)
 			e = EXPECT_FAIL(fd_map_err(k), "not a map");
+		else if (lp->vc != VC_UNSIGNED)
+			e = EXPECT_FAIL(EPERM, "a verified run writes only what it created");
 		else
 			e = cmd == C_UPDATE ? predict_update(m, c->bufa, flags) :
 			    predict_delete(m, c->bufa);
@@ -332,7 +336,9 @@ void op_loader_run(void)
 
 		op_desc("loader bpf_sys_bpf(BPF_MAP_FREEZE) fd %d %s", a->map_fd,
 			m ? map_str(m->o) : "");
-		e = k != FD_MAP ? EXPECT_FAIL(fd_map_err(k), "not a map") : predict_freeze(m);
+		e = k != FD_MAP ? EXPECT_FAIL(fd_map_err(k), "not a map") :
+		    lp->vc != VC_UNSIGNED ? EXPECT_FAIL(EPERM, "a verified run freezes only what it created") :
+		    predict_freeze(m);
 		expect_check("loader_map_freeze", e, ret);
 		if (!ret)
 			m->o->frozen = true;
@@ -352,6 +358,7 @@ void op_loader_run(void)
 		op_desc("loader bpf_sys_bpf(BPF_LINK_CREATE) iter len %u on fd %d %s",
 			a->link_create.iter_info_len, li->map.map_fd, tm ? map_str(tm->o) : "");
 		e = !iter_ok() ? EXPECT_ANY :
+		    lp->vc != VC_UNSIGNED ? EXPECT_FAIL(EPERM, "a verified run binds only what it created") :
 		    !a->link_create.iter_info_len ? EXPECT_FAIL(EINVAL, "iter_info without a length") :
 		    predict_iter_attach(a->link_create.prog_fd, li->map.map_fd);
 		if (ret >= 0 && tm && tm->o->excl)

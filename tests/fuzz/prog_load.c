@@ -438,8 +438,8 @@ static void check_loaded(const struct load *l, struct ring_model *rm)
 			  key_names[l->key], l->keyring);
 	if (st.enforce && !rm->system)
 		violation("a caller-keyring signature loaded under bpf_sig_enforce");
-	if (st.keyring_unsealed && !rm->system)
-		violation("a caller keyring counted with bpf.keyring_unsealed=1");
+	if (st.bpf_sealed && st.bpf_nkeys && !rm->system)
+		violation("a caller keyring counted while .bpf is active");
 }
 
 /* run a filter: its return value must be what the model says it read */

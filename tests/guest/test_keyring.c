@@ -31,10 +31,13 @@ TEST(bpf_keyring_sealed_by_default)
 	free_load(&l);
 
 	len = cert_der("signing", &der);
-	/* sealed: no write permission, and a reject-all restriction */
-	ASSERT_ERR(add_key("asymmetric", "bpfsign", der, len, KEY_SPEC_BPF_KEYRING), EACCES,
+	/* the reject-all restriction answers, as upstream's (EPERM) */
+	ASSERT_ERR(add_key("asymmetric", "bpfsign", der, len, KEY_SPEC_BPF_KEYRING), EPERM,
 		   "keyctl padd into the sealed .bpf keyring");
 	free(der);
+	/* __key_link_begin(): no keyring inside .bpf */
+	ASSERT_ERR(keyctl_link(KEY_SPEC_SESSION_KEYRING, KEY_SPEC_BPF_KEYRING), EPERM,
+		   "keyctl link @s into the sealed .bpf keyring");
 }
 
 TEST(revoked_certificate)
@@ -66,7 +69,7 @@ TEST(blacklisted_signed_payload)
 TEST_EXPLICIT(bpf_keyring_provisioned)
 {
 	unsigned char *der;
-	key_serial_t key;
+	key_serial_t key, mine;
 	struct load l;
 	int len, fd;
 
@@ -78,6 +81,22 @@ TEST_EXPLICIT(bpf_keyring_provisioned)
 		ASSERT_EQ(c, 'Y', "bpf.keyring_unsealed=1");
 		close(fd);
 	}
+	/* not active before it is sealed: a caller keyring still verifies */
+	len = cert_der("untrusted", &der);
+	add_key("asymmetric", "bpfsign-untrusted", der, len, KEY_SPEC_SESSION_KEYRING);
+	free(der);
+	if (make_load(&l, 1, "untrusted", KEY_SPEC_SESSION_KEYRING))
+		expect_load(&l, 0, NULL, "session keyring before .bpf is provisioned");
+	free_load(&l);
+
+	/* __key_link_begin(): a keyring linked into .bpf before the seal would
+	 * stay writable after it, and its keys would count as .bpf's
+	 */
+	ASSERT_ERR(add_key("keyring", "nested", NULL, 0, KEY_SPEC_BPF_KEYRING), EPERM,
+		   "keyctl newring nested -9");
+	ASSERT_ERR(keyctl_link(KEY_SPEC_SESSION_KEYRING, KEY_SPEC_BPF_KEYRING), EPERM,
+		   "keyctl link @s -9");
+
 	if (!make_load(&l, 1, "team", KEY_SPEC_BPF_KEYRING))
 		return;
 	len = cert_der("team", &der);
@@ -99,13 +118,22 @@ TEST_EXPLICIT(bpf_keyring_provisioned)
 	expect_load(&l, 0, NULL, "signed by the enrolled key, keyring .bpf");
 
 	len = cert_der("signing-ec", &der);
-	/* sealing withdrew write: nothing more can be enrolled */
-	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EACCES,
+	/* the reject-all restriction: nothing more can be enrolled (EPERM, as
+	 * upstream)
+	 */
+	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EPERM,
 		   "enrolment after the seal");
 	free(der);
-	/* nor removed: clear and unlink need the withdrawn write permission */
-	ASSERT_ERR(keyctl_clear(KEY_SPEC_BPF_KEYRING), EACCES, "keyctl clear -9");
-	ASSERT_ERR(keyctl_unlink(key, KEY_SPEC_BPF_KEYRING), EACCES, "keyctl unlink KEY -9");
+	/* nor removed: KEY_FLAG_KEEP refuses clear, __key_unlink_begin() unlink */
+	ASSERT_ERR(keyctl_clear(KEY_SPEC_BPF_KEYRING), EPERM, "keyctl clear -9");
+	ASSERT_ERR(keyctl_unlink(key, KEY_SPEC_BPF_KEYRING), EPERM, "keyctl unlink KEY -9");
+	/* __key_unlink_begin(): nor moved out (a key this session possesses,
+	 * so that its link permission is not what refuses)
+	 */
+	mine = add_key("user", "bpfsign-movable", "x", 1, KEY_SPEC_SESSION_KEYRING);
+	if (ASSERT_OK(mine, "a possessed key"))
+		ASSERT_ERR(keyctl_move(mine, KEY_SPEC_BPF_KEYRING, KEY_SPEC_SESSION_KEYRING, 0),
+			   EPERM, "keyctl move KEY -9 @s");
 	/* nor reopened: setperm needs the withdrawn setattr permission */
 	ASSERT_ERR(keyctl_setperm(KEY_SPEC_BPF_KEYRING, KEY_POS_ALL | KEY_USR_ALL), EACCES,
 		   "keyctl setperm -9");
@@ -115,12 +143,10 @@ TEST_EXPLICIT(bpf_keyring_provisioned)
 	expect_load(&l, 0, NULL, "sealed .bpf still verifies");
 	free_load(&l);
 
-	/* caller-supplied keyrings are refused for the whole boot */
-	len = cert_der("untrusted", &der);
-	add_key("asymmetric", "bpfsign-untrusted", der, len, KEY_SPEC_SESSION_KEYRING);
-	free(der);
+	/* bpf_keyring_active(): sealed with keys, caller keyrings are refused */
 	if (make_load(&l, 1, "untrusted", KEY_SPEC_SESSION_KEYRING))
-		expect_load(&l, EPERM, "caller-supplied keyring", "session keyring under .bpf");
+		expect_load(&l, EPERM, "refused: the .bpf keyring is active",
+			    "session keyring under an active .bpf");
 	free_load(&l);
 
 	/* the system keyrings stay selectable */

@@ -230,8 +230,8 @@ struct fixture {
 };
 
 /* Before any policy: the unsigned mini loader (libbpf probes and loads it
- * unsigned) and untrusted.crt in this session's keyring (not with
- * bpf.keyring_unsealed=1, which refuses caller keyrings).
+ * unsigned) and untrusted.crt in this session's keyring (not once .bpf
+ * is active, sealed with keys, which refuses caller keyrings).
  */
 static bool setup_session(struct fixture *f, bool session)
 {
@@ -711,9 +711,9 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 		goto out;
 	}
 	ASSERT_HAS(cli_out, "restricted the .bpf keyring (1 certificates)", "the hook's log");
-	/* sealed: the kernel withdrew write, nothing more can be enrolled */
+	/* sealed: the reject-all restriction refuses more enrolment */
 	len = cert_der("signing-ec", &der);
-	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EACCES,
+	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EPERM,
 		   "enrolment after the hook");
 	free(der);
 

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * No writer of a frozen BPF_F_RDONLY_PROG map (issue 35, part 3): helpers
+ * that wrote through an argument the verifier checked as a read, and
+ * bpf_sys_bpf() writing back into its attr.  A CAP_BPF + CAP_PERFMON holder
+ * (or a token holder) passed such a map's value, whose loads the verifier
+ * folds into constants, and changed what programs verified against them
+ * run: progs/ro_writers.bpf.c's snprintf_stack is the reproduction that
+ * ended in a kernel RIP of the attacker's choosing.  Each program must fail
+ * verification; none is run.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "runner.h"
+#include "util.h"
+#include "ro_writers.skel.h"
+
+/* Load only program name of ro_writers, expecting the verifier's refusal of
+ * a write into .rodata
+ */
+static void expect_write_refused(const char *name)
+{
+	struct ro_writers *skel = ro_writers__open();
+	struct bpf_program *p, *target;
+	int err;
+
+	if (!ASSERT_TRUE(skel, "ro_writers__open"))
+		return;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), name));
+	target = bpf_object__find_program_by_name(skel->obj, name);
+	if (!ASSERT_TRUE(target, name))
+		goto out;
+	vlog[0] = 0;
+	bpf_program__set_log_buf(target, vlog, sizeof(vlog));
+	bpf_program__set_log_level(target, 1);
+	err = ro_writers__load(skel);
+	if (ASSERT_ERR(err, EACCES, name))
+		ASSERT_HAS(vlog, "write into map forbidden", name);
+out:
+	ro_writers__destroy(skel);
+}
+
+/* check_func_arg(): bpf_snprintf()'s buffer is MEM_WRITE (802eef5afb18);
+ * the 8-byte copy verified after it never runs as a 24-byte one
+ */
+TEST(ro_writer_snprintf_stack_overwrite)
+{
+	expect_write_refused("snprintf_stack");
+}
+
+/* bpf_snprintf_btf()'s buffer is MEM_WRITE (802eef5afb18) */
+TEST(ro_writer_snprintf_btf)
+{
+	expect_write_refused("snprintf_btf_ro");
+}
+
+/* bpf_d_path()'s buffer is MEM_WRITE (ac44dcc788b9) */
+TEST(ro_writer_d_path)
+{
+	expect_write_refused("d_path_ro");
+}
+
+/* bpf_read_branch_records()'s buffer is MEM_WRITE (802eef5afb18) */
+TEST(ro_writer_read_branch_records)
+{
+	expect_write_refused("branch_records_ro");
+}
+
+/* bpf_get_stack() of tracing and syscall programs: ARG_PTR_TO_UNINIT_MEM,
+ * not MEM_RDONLY (802eef5afb18)
+ */
+TEST(ro_writer_get_stack)
+{
+	expect_write_refused("get_stack_ro");
+}
+
+/* bpf_fib_lookup()'s params are MEM_WRITE, for XDP and for tc (802eef5afb18) */
+TEST(ro_writer_fib_lookup)
+{
+	expect_write_refused("xdp_fib_ro");
+	expect_write_refused("skb_fib_ro");
+}
+
+/* bpf_sysctl_get_name()'s buffer is MEM_WRITE (2eb7648558a7) */
+TEST(ro_writer_sysctl_get_name)
+{
+	expect_write_refused("sysctl_name_ro");
+}
+
+/* bpf_sys_bpf()'s attr is MEM_WRITE: BPF_BTF_LOAD writes btf_log_true_size
+ * back into it
+ */
+TEST(ro_writer_sys_bpf_attr)
+{
+	expect_write_refused("sys_bpf_ro");
+}
+
+/* An iterator whose helper writes ctx->value: 0037's check now sees the
+ * write (rdwr_buf_written) and refuses the BPF_F_RDONLY_PROG map
+ */
+TEST(ro_writer_iterator_helper)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_RDONLY_PROG);
+	DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, opts);
+	union bpf_iter_link_info linfo = {};
+	struct ro_writers *skel = ro_writers__open();
+	struct bpf_program *p;
+	struct bpf_link *link;
+	__u32 v = 0x5157, zero = 0;
+	int map;
+
+	if (!ASSERT_TRUE(skel, "ro_writers__open"))
+		return;
+	bpf_object__for_each_program(p, skel->obj)
+		bpf_program__set_autoload(p, p == skel->progs.snprintf_value);
+	if (!ASSERT_OK(ro_writers__load(skel), "the iterator loads"))
+		goto out;
+	map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ro", 4, 4, 1, &mopts);
+	if (!ASSERT_OK(map, "BPF_F_RDONLY_PROG array") ||
+	    !ASSERT_OK(bpf_map_update_elem(map, &zero, &v, 0), "value") ||
+	    !ASSERT_OK(bpf_map_freeze(map), "frozen"))
+		goto out_map;
+	linfo.map.map_fd = map;
+	opts.link_info = &linfo;
+	opts.link_info_len = sizeof(linfo);
+	link = bpf_program__attach_iter(skel->progs.snprintf_value, &opts);
+	ASSERT_ERR(link ? 0 : -errno, EACCES, "a helper-writing iterator on a read-only map");
+	bpf_link__destroy(link);
+	v = 0;
+	ASSERT_OK(bpf_map_lookup_elem(map, &zero, &v), "lookup");
+	ASSERT_EQ(v, 0x5157, "the value is unchanged");
+out_map:
+	close(map);
+out:
+	ro_writers__destroy(skel);
+}
