@@ -45,7 +45,13 @@ struct load {
 	size_t payload_len;
 	s32 keyring;
 	int log;		/* 0: 64 KiB level 1, 1: none, 2: 16 bytes */
+	/* an attribute that would rewrite or annotate a signed program */
+	enum { X_NONE, X_CORE, X_FUNC, X_LINE, X_BTF, X_RND_HI32, X_NR } extra;
 	char what[320];		/* the mutations, for the description */
+};
+
+static const char *const extra_names[X_NR] = {
+	"", "core_relos", "func_info", "line_info", "prog_btf_fd", "BPF_F_TEST_RND_HI32",
 };
 
 static u8 tiny_log[16];
@@ -205,7 +211,7 @@ static struct prediction predict_load(const struct load *l)
 	struct prediction p = { EXPECT_OK("a valid load"), false, VC_UNSIGNED };
 	struct mobj *ents[FDA_MAX] = {};
 	struct ring_model rm;
-	bool verified = false, mismatch;
+	bool verified = false, mismatch, blacklisted;
 	u8 *actual;
 	size_t alen, len;
 	u32 i, j;
@@ -235,6 +241,9 @@ static struct prediction predict_load(const struct load *l)
 			}
 		}
 	}
+	/* check_signed_load_attrs(): before the signature is looked at */
+	if ((l->has_sig || l->sig_bad_ptr) && l->extra)
+		FAIL(EACCES, "an unsigned rewrite or annotation of a signed program");
 	if (l->has_sig) {
 		if (!l->sig_size || l->sig_size > SIG_MAX_SIZE)
 			FAIL(EINVAL, "signature_size");
@@ -270,10 +279,8 @@ static struct prediction predict_load(const struct load *l)
 			return p;
 		}
 		mismatch = alen != l->payload_len || memcmp(actual, l->payload, alen);
-		if (payload_blacklisted(actual, alen)) {
-			free(actual);
-			FAIL(EKEYREJECTED, "blacklisted payload hash");
-		}
+		/* the blacklist is consulted once the signature parses */
+		blacklisted = payload_blacklisted(actual, alen);
 		/* a mutation OpenSSL still accepts (trailing bytes after the DER, a
 		 * field outside the signed attributes): the kernel may accept it too,
 		 * as a signature of the bytes it loads, or be stricter
@@ -293,6 +300,8 @@ static struct prediction predict_load(const struct load *l)
 		}
 		if (!l->sig_intact)
 			FAIL(0, "mutated signature");
+		if (blacklisted)
+			FAIL(EKEYREJECTED, "blacklisted payload hash");
 		/* is_key_on_revocation_list(): the signature verifies with a key of
 		 * .blacklist (only then; a signature of other bytes goes on)
 		 */
@@ -375,7 +384,55 @@ static struct prediction predict_load(const struct load *l)
  * What a successful load must satisfy, independent of the prediction: the
  * brief's invariants, each with its own message.
  */
-static void check_loaded(const struct load *l, struct ring_model *rm)
+/*
+ * The invariant of a verified load: what the program runs is its signed
+ * instructions as the target kernel translates them.  The templates give the
+ * kernel nothing to rewrite but ld_imm64 (map references) and helper calls,
+ * so every other translated instruction equals its signed one, and there
+ * are as many.
+ */
+static void check_xlated(const struct load *l, int fd)
+{
+	struct bpf_insn xl[MAX_INSNS + 8];
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int i;
+
+	info.xlated_prog_len = sizeof(xl);
+	info.xlated_prog_insns = (uintptr_t)xl;
+	if (bpf_prog_get_info_by_fd(fd, &info, &len)) {
+		violation("BPF_OBJ_GET_INFO_BY_FD of a verified program: %s", strerror(errno));
+		return;
+	}
+	if (info.xlated_prog_len != l->cnt * sizeof(struct bpf_insn)) {
+		violation("a verified program runs %u translated instructions, %d signed",
+			  info.xlated_prog_len / 8, l->cnt);
+		return;
+	}
+	for (i = 0; i < l->cnt; i++) {
+		const struct bpf_insn *a = &l->insns[i], *b = &xl[i];
+
+		if (a->code != b->code || a->dst_reg != b->dst_reg || a->off != b->off)
+			goto differ;
+		if (a->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			i++;	/* the map's address, or id in the dump */
+			continue;
+		}
+		if (a->code == (BPF_JMP | BPF_CALL) && a->src_reg == 0)
+			continue;	/* the helper's address */
+		if (a->src_reg != b->src_reg || a->imm != b->imm)
+			goto differ;
+	}
+	stat_note("verified loads whose translation matches the signed bytes");
+	return;
+differ:
+	violation("a verified program's instruction %d is %02x %x/%x %d %d, signed %02x %x/%x %d %d",
+		  i, xl[i].code, xl[i].dst_reg, xl[i].src_reg, xl[i].off, xl[i].imm,
+		  l->insns[i].code, l->insns[i].dst_reg, l->insns[i].src_reg, l->insns[i].off,
+		  l->insns[i].imm);
+}
+
+static void check_loaded(const struct load *l, struct ring_model *rm, int prog_fd)
 {
 	const struct tmpl *t = &tmpls[l->t];
 	u32 i;
@@ -429,6 +486,7 @@ static void check_loaded(const struct load *l, struct ring_model *rm)
 		}
 		if (payload_blacklisted(actual, alen))
 			violation("a blacklisted payload loaded");
+		check_xlated(l, prog_fd);
 		free(actual);
 	}
 	if (l->key == K_REVOKED)
@@ -487,6 +545,44 @@ void check_run(struct pprog *p, u32 size, const char *op)
 	}
 }
 
+/* The attacker's addition to a signed load (l->extra): records that point
+ * at instruction 0 and a BTF of the pool, never read once refused
+ */
+static void set_extra(const struct load *l, union bpf_attr *attr)
+{
+	static struct bpf_core_relo relo = { .kind = BPF_CORE_FIELD_BYTE_OFFSET };
+	static struct bpf_func_info func;
+	static struct bpf_line_info line;
+
+	switch (l->extra) {
+	case X_CORE:
+		attr->core_relos = (uintptr_t)&relo;
+		attr->core_relo_cnt = 1;
+		attr->core_relo_rec_size = sizeof(relo);
+		break;
+	case X_FUNC:
+		attr->func_info = (uintptr_t)&func;
+		attr->func_info_cnt = 1;
+		attr->func_info_rec_size = sizeof(func);
+		break;
+	case X_LINE:
+		attr->line_info = (uintptr_t)&line;
+		attr->line_info_cnt = 1;
+		attr->line_info_rec_size = sizeof(line);
+		break;
+	case X_BTF:
+		attr->prog_btf_fd = pool.nbtfs ? pool.btfs[0] : random_fd();
+		if (!attr->prog_btf_fd)
+			attr->prog_btf_fd = 1;
+		break;
+	case X_RND_HI32:
+		attr->prog_flags |= BPF_F_TEST_RND_HI32;
+		break;
+	default:
+		break;
+	}
+}
+
 static long do_load(struct load *l, const char *op)
 {
 	const u32 sz = offsetofend(union bpf_attr, keyring_id);
@@ -516,6 +612,7 @@ static long do_load(struct load *l, const char *op)
 	attr.signature = l->sig_bad_ptr ? 0x10 : l->has_sig ? (uintptr_t)l->sigbuf : 0;
 	attr.signature_size = l->sig_size;
 	attr.keyring_id = l->keyring;
+	set_extra(l, &attr);
 	if (l->log == 0) {
 		attr.log_buf = (uintptr_t)vlog;
 		attr.log_size = sizeof(vlog);
@@ -539,7 +636,7 @@ static long do_load(struct load *l, const char *op)
 	stat_time(l->has_sig ? (l->key == K_SIGNING_EC ? "BPF_PROG_LOAD signed (ECDSA)" :
 				"BPF_PROG_LOAD signed (RSA)") : "BPF_PROG_LOAD unsigned", now() - t0);
 	if (fd >= 0)
-		check_loaded(l, &rm);
+		check_loaded(l, &rm, fd);
 	if (pr.reached) {
 		stat_note("signed loads that reached signature verification");
 		if (fd >= 0)
@@ -891,6 +988,12 @@ static void load_signed(int t, const char *op)
 				;
 	}
 	l.attrs = rnd_chance(1, 5);
+	if (rnd_chance(1, 10)) {
+		l.extra = 1 + rnd_below(X_NR - 1);
+		strcat(l.what, ", with ");
+		strcat(l.what, extra_names[l.extra]);
+		stat_note("signed loads with an unsigned rewrite or annotation");
+	}
 	n = sig_make(l.key, l.payload, l.payload_len, l.attrs, &sig);
 	if (n < 1 || n > 4096)
 		violation("cannot sign with %s", key_names[l.key]);

@@ -73,6 +73,9 @@ TEST(excl_map_bad_hash_attrs)
 	ASSERT_ERR(excl_map(digest, 0), EINVAL, "hash without size");
 }
 
+/* upstream 9a3c3c49c333 ("bpf: Reject exclusive maps as inner maps in
+ * map-in-map"), in 0005
+ */
 TEST(excl_map_not_an_inner_map)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, outer_opts);

@@ -71,6 +71,9 @@ static __u32 value0(int map_fd)
 	return v;
 }
 
+/* upstream 3c56ee343f94 ("exclusive maps refused as bpf_map_elem iterator
+ * targets"), in 0005
+ */
 TEST(hardening_iter_refuses_exclusive_map)
 {
 	const struct bpf_insn insns[] = FIXTURE_INSNS;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <keyutils.h>
 
 #include "runner.h"
@@ -17,6 +18,67 @@
 #ifndef KEY_SPEC_BPF_KEYRING
 #define KEY_SPEC_BPF_KEYRING -9
 #endif
+
+/* The certificate a request-key upcall instantiates its key with */
+#define UPCALL_DER "/tmp/request-key.der"
+
+/*
+ * As /sbin/request-key (a symlink to this binary; glibc passes argc and argv
+ * to constructors): "request-key create KEY UID GID THREAD PROCESS SESSION"
+ * instantiates KEY with UPCALL_DER, without naming a keyring, since the
+ * kernel linked the key where the request said before the upcall
+ */
+__attribute__((constructor)) static void request_key_upcall(int argc, char **argv)
+{
+	unsigned char buf[8192];
+	key_serial_t key;
+	long r;
+	int fd, n;
+
+	if (argc < 3 || !strstr(argv[0], "request-key"))
+		return;
+	key = atoi(argv[2]);
+	r = keyctl_assume_authority(key);
+	fd = open(UPCALL_DER, O_RDONLY);
+	n = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+	if (r >= 0 && n > 0)
+		r = keyctl_instantiate(key, buf, n, 0);
+	_exit(r ? 1 : 0);
+}
+
+/* A request_key() of an asymmetric key with the sealed .bpf as destination,
+ * which an upcall of the caller's would instantiate with untrusted.crt
+ */
+static void request_key_into_sealed_bpf(void)
+{
+	unsigned char *der;
+	struct load l;
+	int len, fd;
+	bool ok;
+
+	len = cert_der("untrusted", &der);
+	if (!ASSERT_GE(len, 1, "untrusted.crt"))
+		return;
+	fd = open(UPCALL_DER, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ok = fd >= 0 && write(fd, der, len) == len;
+	if (fd >= 0)
+		close(fd);
+	free(der);
+	mkdir("/sbin", 0755);
+	unlink("/sbin/request-key");
+	ok = ok && !symlink("/tests/bpfsign-tests", "/sbin/request-key");
+	if (!ASSERT_TRUE(ok, "the request-key upcall"))
+		return;
+	/* __key_link_begin(): construct_alloc_key() links without asking the
+	 * restriction, and a sealed keyring takes no link
+	 */
+	ASSERT_ERR(request_key("asymmetric", "bpfsign-upcall", "callout", KEY_SPEC_BPF_KEYRING),
+		   EPERM, "request_key() into the sealed .bpf keyring");
+	if (make_load(&l, 1, "untrusted", KEY_SPEC_BPF_KEYRING))
+		expect_load(&l, ENOKEY, NULL, "signed by the upcall's certificate, keyring .bpf");
+	free_load(&l);
+	unlink("/sbin/request-key");
+}
 
 TEST(bpf_keyring_sealed_by_default)
 {
@@ -38,6 +100,7 @@ TEST(bpf_keyring_sealed_by_default)
 	/* __key_link_begin(): no keyring inside .bpf */
 	ASSERT_ERR(keyctl_link(KEY_SPEC_SESSION_KEYRING, KEY_SPEC_BPF_KEYRING), EPERM,
 		   "keyctl link @s into the sealed .bpf keyring");
+	request_key_into_sealed_bpf();
 }
 
 TEST(revoked_certificate)
@@ -142,6 +205,8 @@ TEST_EXPLICIT(bpf_keyring_provisioned)
 	/* and the enrolled key still counts */
 	expect_load(&l, 0, NULL, "sealed .bpf still verifies");
 	free_load(&l);
+	/* nor can an upcall enrol one */
+	request_key_into_sealed_bpf();
 
 	/* bpf_keyring_active(): sealed with keys, caller keyrings are refused */
 	if (make_load(&l, 1, "untrusted", KEY_SPEC_SESSION_KEYRING))

@@ -341,3 +341,97 @@ TEST(loader_bind_map_busy_during_run)
 	printf("#   racer: %d attempts found the map in %d runs\n", r.seen, tries);
 	close(loader);
 }
+
+struct prog_racer {
+	int fd;			/* the number the run's map will get */
+	volatile int stop;
+	int busy;		/* updates refused while the run lasted */
+	int refused;		/* programs refused binding the run's map */
+	int early;		/* programs that bound it while it was busy */
+	int other;		/* refusals other than the run's */
+};
+
+/* A second thread of the caller loading its own program that would write
+ * the run's map, by its fd number, while the run lasts
+ */
+static void *prog_writer(void *p)
+{
+	struct prog_racer *r = p;
+	__u64 v = 0;
+	int zero = 0;
+
+	while (!r->stop) {
+		struct bpf_insn insns[] = {
+			LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_VALUE, r->fd),
+			INSN(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_1, 0, 0, 0x41414141),
+			MOV64_IMM(BPF_REG_0, 0),
+			EXIT_INSN(),
+		};
+		char log[256] = "";
+		LIBBPF_OPTS(bpf_prog_load_opts, o, .prog_flags = BPF_F_SLEEPABLE,
+			    .log_buf = log, .log_size = sizeof(log), .log_level = 1);
+		int pfd;
+
+		/* BPF_NOEXIST on an array writes nothing: EPERM while the run
+		 * has the map, EEXIST after it (no freeze), EBADF before it
+		 */
+		if (!bpf_map_update_elem(r->fd, &zero, &v, BPF_NOEXIST) || errno != EPERM)
+			continue;
+		r->busy++;
+		pfd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "bind_writer", "GPL", insns,
+				    ARRAY_LEN(insns), &o);
+		if (pfd >= 0) {
+			/* busy turns off once: EPERM after the load means it bound
+			 * the map while the run still had it
+			 */
+			if (bpf_map_update_elem(r->fd, &zero, &v, BPF_NOEXIST) && errno == EPERM)
+				r->early++;
+			close(pfd);
+			continue;
+		}
+		if (errno == EPERM && strstr(log, "belongs to a running verified loader"))
+			r->refused++;
+		else
+			r->other++;
+	}
+	return NULL;
+}
+
+TEST(loader_bind_map_unbound_by_others_during_run)
+{
+	int loader = load_bind_loader("signing", 0), zero = 0, tries;
+	struct prog_racer r = {};
+	struct bind_args a;
+	pthread_t t;
+	__u64 v = 0;
+
+	if (!ASSERT_OK(loader, "signed bind_loader"))
+		return;
+	for (tries = 0; tries < 5 && !r.refused; tries++) {
+		init_args(&a, BIND_SLOW_FREEZE, -1);
+		a.loads = 64;
+		a.no_freeze = 1;
+		a.log_buf = 0;
+		r.fd = dup(0);
+		close(r.fd);
+		r.stop = 0;
+		if (!ASSERT_OK(-pthread_create(&t, NULL, prog_writer, &r), "racer"))
+			break;
+		ASSERT_EQ(run_loader(loader, &a), 0, "run");
+		r.stop = 1;
+		pthread_join(t, NULL);
+		ASSERT_EQ(a.map_fd, r.fd, "the run's map got the predicted fd");
+		if (a.map_fd >= 0) {
+			ASSERT_OK(bpf_map_lookup_elem(a.map_fd, &zero, &v), "lookup");
+			ASSERT_EQ(v, 0x5157, "the map holds what the loader wrote");
+		}
+		close_outputs(&a);
+	}
+	/* __add_used_map(): bpf_map_loader_busy() refuses other programs */
+	ASSERT_TRUE(r.refused > 0, "a program binding the run's map was refused while it ran");
+	ASSERT_EQ(r.early, 0, "no program bound the run's map while it was busy");
+	ASSERT_EQ(r.other, 0, "refusals name the running loader");
+	printf("#   racer: %d busy updates, %d programs refused in %d runs\n", r.busy,
+	       r.refused, tries);
+	close(loader);
+}

@@ -15,6 +15,7 @@
 #include "runner.h"
 #include "util.h"
 #include "ro_writers.skel.h"
+#include "iter_link.skel.h"
 
 /* Load only program name of ro_writers, expecting the verifier's refusal of
  * a write into .rodata
@@ -135,4 +136,118 @@ out_map:
 	close(map);
 out:
 	ro_writers__destroy(skel);
+}
+
+/* A frozen BPF_F_RDONLY_PROG array of one u32 holding 42, or a plain one */
+static int ro_array(bool rdonly)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = rdonly ? BPF_F_RDONLY_PROG : 0);
+	__u32 v = 42, zero = 0;
+	int map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "ro", 4, 4, 1, &mopts);
+
+	if (map < 0 || bpf_map_update_elem(map, &zero, &v, 0) || (rdonly && bpf_map_freeze(map))) {
+		if (map >= 0)
+			close(map);
+		return -1;
+	}
+	return map;
+}
+
+static struct bpf_link *attach_on(struct bpf_program *prog, int map)
+{
+	DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, opts);
+	union bpf_iter_link_info linfo = {};
+
+	linfo.map.map_fd = map;
+	opts.link_info = &linfo;
+	opts.link_info_len = sizeof(linfo);
+	return bpf_program__attach_iter(prog, &opts);
+}
+
+static void iter_read_all(struct bpf_link *link)
+{
+	char buf[64];
+	int fd = bpf_iter_create(bpf_link__fd(link));
+
+	while (fd >= 0 && read(fd, buf, sizeof(buf)) > 0)
+		;
+	if (fd >= 0)
+		close(fd);
+}
+
+/* bpf_iter_link_replace(): a link's new program does no more than the one
+ * the attach checked, which a reader swapped for a writer or for one that
+ * writes past the value would
+ */
+TEST(ro_writer_iterator_link_update)
+{
+	struct iter_link *skel = iter_link__open_and_load();
+	struct bpf_link *link = NULL;
+	__u32 v = 0, zero = 0;
+	int ro = -1, plain = -1;
+
+	if (!ASSERT_TRUE(skel, "iter_link"))
+		return;
+	ro = ro_array(true);
+	plain = ro_array(false);
+	if (!ASSERT_OK(ro, "read-only array") || !ASSERT_OK(plain, "plain array"))
+		goto out;
+	link = attach_on(skel->progs.peek, ro);
+	if (!ASSERT_TRUE(link, "a reader attaches to the read-only map"))
+		goto out;
+	ASSERT_ERR(bpf_link__update_program(link, skel->progs.rewrite), EACCES,
+		   "link update to a writer on a BPF_F_RDONLY_PROG map");
+	iter_read_all(link);
+	ASSERT_OK(bpf_map_lookup_elem(ro, &zero, &v), "lookup");
+	ASSERT_EQ(v, 42, "the read-only value is unchanged");
+	bpf_link__destroy(link);
+	/* on a writable 4-byte value, a writer of 4 bytes replaces a writer of
+	 * 4 bytes, but not one of 4100
+	 */
+	link = attach_on(skel->progs.rewrite, plain);
+	if (!ASSERT_TRUE(link, "a writer attaches to the plain map"))
+		goto out;
+	ASSERT_ERR(bpf_link__update_program(link, skel->progs.rewrite_far), EACCES,
+		   "link update to a writer past the value");
+	ASSERT_OK(bpf_link__update_program(link, skel->progs.peek), "a reader replaces it");
+out:
+	bpf_link__destroy(link);
+	if (ro >= 0)
+		close(ro);
+	if (plain >= 0)
+		close(plain);
+	iter_link__destroy(skel);
+}
+
+/* prog_fd_array_get_ptr(): no program that touches an iterator's buffers
+ * goes into a prog array, so a reader cannot tail-call a writer
+ */
+TEST(ro_writer_iterator_tail_call)
+{
+	struct iter_link *skel = iter_link__open_and_load();
+	struct bpf_link *link = NULL;
+	__u32 v = 0, zero = 0;
+	int ro = -1, fd;
+
+	if (!ASSERT_TRUE(skel, "iter_link"))
+		return;
+	fd = bpf_program__fd(skel->progs.rewrite);
+	ASSERT_ERR(bpf_map_update_elem(bpf_map__fd(skel->maps.jmp), &zero, &fd, 0), EACCES,
+		   "a writing iterator into a prog array");
+	fd = bpf_program__fd(skel->progs.peek);
+	ASSERT_ERR(bpf_map_update_elem(bpf_map__fd(skel->maps.jmp), &zero, &fd, 0), EACCES,
+		   "a reading iterator into a prog array");
+	ro = ro_array(true);
+	if (!ASSERT_OK(ro, "read-only array"))
+		goto out;
+	link = attach_on(skel->progs.jumper, ro);
+	if (ASSERT_TRUE(link, "the jumper attaches (it touches no buffer)"))
+		iter_read_all(link);
+	ASSERT_OK(bpf_map_lookup_elem(ro, &zero, &v), "lookup");
+	ASSERT_EQ(v, 42, "the read-only value is unchanged");
+out:
+	bpf_link__destroy(link);
+	if (ro >= 0)
+		close(ro);
+	iter_link__destroy(skel);
 }

@@ -22,8 +22,11 @@ struct bind_args {
 	int mode;
 	/* in: the fd to bind, or -1 for the one the loader created */
 	int use_fd;
-	/* in: BIND_SLOW_FREEZE's number of child loads (at most 64) */
+	/* in: BIND_SLOW_FREEZE's number of child loads (at most 64), and
+	 * whether to leave the map unfrozen
+	 */
 	int loads;
+	int no_freeze;
 	/* out: what the loader created, and the results of its calls */
 	int map_fd;
 	int btf_fd;

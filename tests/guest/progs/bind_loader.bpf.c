@@ -105,6 +105,8 @@ int bind_loader(struct bind_args *ctx)
 			if (fd >= 0)
 				bpf_sys_close(fd);
 		}
+		if (ctx->no_freeze)
+			return 0;
 		attr.map_fd = ctx->map_fd;
 		ctx->freeze_err = bpf_sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
 	}
