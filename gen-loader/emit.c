@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <linux/bpf.h>
@@ -51,6 +52,19 @@ static void emit_block(FILE *f, const char *region, const void *data, size_t len
 			fputs("\"\n", f);
 	}
 	fprintf(f, "/* @bpfsign end %s */\n", region);
+}
+
+/* A C string literal of s: anything but [A-Za-z0-9_] as an octal escape */
+static void emit_c_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '_' || isalnum((unsigned char)*s))
+			fputc(*s, f);
+		else
+			fprintf(f, "\\%03o", (unsigned char)*s);
+	}
+	fputc('"', f);
 }
 
 static void sanitize(char *s)
@@ -243,9 +257,11 @@ static void emit_attach_detach(struct emitter *e)
 			e->name, bpf_program__name(prog));
 		switch (bpf_program__type(prog)) {
 		case BPF_PROG_TYPE_RAW_TRACEPOINT:
+			/* the section name is the object's: a string, escaped */
 			tp = strchr(bpf_program__section_name(prog), '/');
-			fprintf(e->f, "\tint fd = skel_raw_tracepoint_open(\"%s\", prog_fd);\n",
-				tp ? tp + 1 : "");
+			fputs("\tint fd = skel_raw_tracepoint_open(", e->f);
+			emit_c_string(e->f, tp ? tp + 1 : "");
+			fputs(", prog_fd);\n", e->f);
 			break;
 		case BPF_PROG_TYPE_TRACING:
 		case BPF_PROG_TYPE_LSM:
@@ -470,6 +486,78 @@ static void emit_asserts(struct emitter *e)
 }
 
 /* Refuse what this header cannot represent, before writing anything. */
+/* [A-Za-z_][A-Za-z0-9_]*: what the header may declare, and nothing else */
+static bool c_ident(const char *s)
+{
+	if (!s || !(*s == '_' || isalpha((unsigned char)*s)))
+		return false;
+	for (; *s; s++)
+		if (!(*s == '_' || isalnum((unsigned char)*s)))
+			return false;
+	return true;
+}
+
+/* Identifiers separated by single spaces, as base types are named
+ * ("unsigned int", "long double")
+ */
+static bool c_words(const char *s)
+{
+	char word[64];
+	size_t n;
+
+	for (;;) {
+		n = strcspn(s, " ");
+		if (!n || n >= sizeof(word))
+			return false;
+		memcpy(word, s, n);
+		word[n] = '\0';
+		if (!c_ident(word))
+			return false;
+		if (!s[n])
+			return true;
+		s += n + 1;
+	}
+}
+
+/*
+ * Every name of the object that reaches the header's C as C: program names,
+ * map identifiers and the BTF names btf_dump declares the skeleton's data
+ * with. A hostile object's name would otherwise be code in a header that
+ * is signed and verifies; refuse it rather than rename it, so that the
+ * skeleton's API is the object's.
+ */
+static int check_names(struct emitter *e)
+{
+	const struct btf *btf = bpf_object__btf(e->l->obj);
+	const struct btf_type *t;
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	char ident[256];
+	const char *name;
+	__u32 id, n;
+
+	bpf_object__for_each_program(prog, e->l->obj)
+		if (!c_ident(bpf_program__name(prog)))
+			return kit_err(-EINVAL, "program '%s': its name is not a C identifier",
+				       bpf_program__name(prog));
+	bpf_object__for_each_map(map, e->l->obj)
+		if (map_ident(map, ident, sizeof(ident)) && !c_ident(ident))
+			return kit_err(-EINVAL, "map '%s': its name is not a C identifier",
+				       bpf_map__name(map));
+	n = btf ? btf__type_cnt(btf) : 0;
+	for (id = 1; id < n; id++) {
+		t = btf__type_by_id(btf, id);
+		name = btf__name_by_offset(btf, t->name_off);
+		/* section names become identifiers through map_ident() */
+		if (!name || !*name || btf_is_datasec(t))
+			continue;
+		if (!c_ident(name) && !((btf_is_int(t) || btf_is_float(t)) && c_words(name)))
+			return kit_err(-EINVAL, "BTF type %u: its name '%s' is not a C identifier",
+				       id, name);
+	}
+	return 0;
+}
+
 static int check_supported(struct emitter *e)
 {
 	struct bpf_map *map;
@@ -548,12 +636,17 @@ static void emit_array(FILE *f, const char *name, const char *region, const void
  * "@target" line each, in the signed C (gen-loader verify shows them).
  * Nothing when the object depends on nothing of its target.
  */
-static void emit_target(FILE *f, const char *lines)
+static int emit_target(FILE *f, const char *lines)
 {
-	const char *s, *nl;
+	const char *s, *nl, *c;
 
 	if (!lines || !*lines)
-		return;
+		return 0;
+	/* the values are the builder's and the object's: they stay a comment */
+	for (c = lines; *c; c++)
+		if ((!isprint((unsigned char)*c) && *c != '\n') || (c[0] == '*' && c[1] == '/'))
+			return kit_err(-EINVAL, "target: a value that cannot be put in a C comment: '%.*s'",
+				       (int)(strchrnul(c, '\n') - c), c);
 	fputs("/*\n * Generated for the target kernel described by these values (gen-loader\n"
 	      " * --target-config, --max-cpus, --map-size), signed with the loader:\n", f);
 	for (s = lines; *s; s = nl + 1) {
@@ -563,6 +656,7 @@ static void emit_target(FILE *f, const char *lines)
 			break;
 	}
 	fputs(" */\n", f);
+	return 0;
 }
 
 int emit_tail(const struct loader *l, char **buf, size_t *len)
@@ -570,7 +664,7 @@ int emit_tail(const struct loader *l, char **buf, size_t *len)
 	struct emitter e = { .l = l, .name = l->name };
 	int err;
 
-	err = check_supported(&e);
+	err = check_names(&e) ?: check_supported(&e);
 	if (err)
 		return err;
 	guard_of(l->name, e.guard, sizeof(e.guard));
@@ -579,11 +673,11 @@ int emit_tail(const struct loader *l, char **buf, size_t *len)
 	if (!e.f)
 		return kit_err(-ENOMEM, "header: %s", strerror(ENOMEM));
 
-	emit_target(e.f, l->target_lines);
+	err = emit_target(e.f, l->target_lines);
 	fprintf(e.f, "static inline size_t %s__mmap_sz(size_t value_sz)\n{\n"
 		"\tsize_t page = (size_t)sysconf(_SC_PAGE_SIZE);\n\n"
 		"\treturn ((value_sz + 7) / 8 * 8 + page - 1) / page * page;\n}\n\n", l->name);
-	err = emit_struct(&e);
+	err = err ?: emit_struct(&e);
 	if (!err) {
 		emit_attach_detach(&e);
 		emit_autoload(&e);

@@ -549,6 +549,78 @@ bpf_cc() {	# SRC OBJ
 		-I"$build/tools/include" -c "$1" -o "$2" || { echo "clang-22 cannot build $1"; return 1; }
 }
 
+# Strings of a hostile object never become C (issue 36): a raw_tp section
+# name is a string literal with every other byte escaped, and program, map
+# and BTF names that are not C identifiers are refused, naming them.
+t_hostile_names() {
+	cat > sec.c <<-'EOF'
+	#include "vmlinux.h"
+	#include <bpf/bpf_helpers.h>
+	int hits;
+	SEC("raw_tp/sys_enter\", prog_fd); system(\"id\"); (void)(\"")
+	int tp(void *ctx) { hits++; return 0; }
+	char LICENSE[] SEC("license") = "GPL";
+	EOF
+	cat > btf.c <<-'EOF'
+	#include "vmlinux.h"
+	#include <bpf/bpf_helpers.h>
+	struct AAAAAAAAAAAA { int x; } holder;
+	SEC("raw_tp/sys_enter")
+	int tp(void *ctx) { holder.x++; return 0; }
+	char LICENSE[] SEC("license") = "GPL";
+	EOF
+	cat > prog.c <<-'EOF'
+	#include "vmlinux.h"
+	#include <bpf/bpf_helpers.h>
+	int hits;
+	int tp(void *ctx) __asm__("tp_x); system(\"id\"); int y(void");
+	SEC("raw_tp/sys_enter")
+	int tp(void *ctx) { hits++; return 0; }
+	char LICENSE[] SEC("license") = "GPL";
+	EOF
+	cat > map.c <<-'EOF'
+	#include "vmlinux.h"
+	#include <bpf/bpf_helpers.h>
+	struct mt { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1);
+		    __type(key, int); __type(value, long); };
+	extern struct mt m __asm__("m */ int evil; /*");
+	struct mt m SEC(".maps");
+	SEC("raw_tp/sys_enter")
+	int tp(void *ctx) { int k = 0; long *v = bpf_map_lookup_elem(&m, &k); if (v) (*v)++; return 0; }
+	char LICENSE[] SEC("license") = "GPL";
+	EOF
+	bpf_cc sec.c sec.bpf.o && bpf_cc prog.c prog.bpf.o && bpf_cc map.c map.bpf.o &&
+		bpf_cc btf.c btf0.bpf.o || return 1
+	# the section name: escaped, and the header compiles into no call of system()
+	gen sec.bpf.o sec.lskel.h --name sec || { echo "gen-loader refused a quote in a section name"; return 1; }
+	grep -q 'skel_raw_tracepoint_open("sys_enter\\042\\054\\040prog_fd' sec.lskel.h ||
+		{ echo "the section name is not an escaped string literal"; return 1; }
+	printf '#include "sec.lskel.h"\nint main(void) { struct sec *s = sec__open(); return s ? sec__attach(s) : 1; }\n' > use_sec.c
+	gcc -O2 -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" -I"$build/linux/tools/include/uapi" \
+		-c use_sec.c -o use_sec.o || { echo "the escaped header does not compile"; return 1; }
+	nm use_sec.o | grep -q ' U system$' && { echo "the header calls system()"; return 1; }
+	run "$gl" verify --cert "$keys/signing.crt" sec.lskel.h
+	expect_rc 0 "verify of the escaped header" || return 1
+	# a program name that is not an identifier
+	run "$gl" prog.bpf.o -o prog.lskel.h --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--btf "$vmlinux"
+	expect_rc 1 "a hostile program name" || return 1
+	expect_err "program 'tp_x); system(\"id\"); int y(void': its name is not a C identifier" || return 1
+	[ ! -e prog.lskel.h ] || { echo "a header was written for a hostile program name"; return 1; }
+	# a map name (the skeleton's struct member and a @target comment)
+	run "$gl" map.bpf.o -o map.lskel.h --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--btf "$vmlinux"
+	expect_rc 1 "a hostile map name" || return 1
+	expect_err "map 'm */ int evil; /*': its name is not a C identifier" || return 1
+	# a BTF type name, edited in the object (same length, string table)
+	python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").write(d.replace(b"AAAAAAAAAAAA", b"A{};int q;//"))' \
+		btf0.bpf.o btf.bpf.o
+	run "$gl" btf.bpf.o -o btf.lskel.h --key "$keys/signing.key" --cert "$keys/signing.crt" \
+		--btf "$vmlinux"
+	expect_rc 1 "a hostile BTF type name" || return 1
+	expect_err "its name 'A{};int q;//' is not a C identifier" || return 1
+}
+
 # A loader of more programs than libbpf's old stack of 32 program FDs: it
 # keeps them in its metadata, so every stack access stays inside the 512
 # bytes the verifier allows (it refused "invalid write to stack R10").
@@ -1051,6 +1123,7 @@ t "error: not a BPF object" t_err_not_bpf
 t "error: an object libbpf cannot open" t_err_libbpf_cannot_open
 t "error: host-dependent externs" t_err_host_dependent
 t "more than 32 programs: stack accesses within 512 bytes" t_many_programs
+t "hostile object: names refused, a section name escaped" t_hostile_names
 t "limits refused at generation, named" t_limits_refused
 t "host-independent: CPU count, release, page size" t_host_independent
 t "host pages larger than the target's: refused" t_host_pages_refused
