@@ -296,6 +296,32 @@ t_docs() {
 		{ echo "bash completion lacks --sign -i -k"; return 1; }
 }
 
+# Strings of a hostile object never become C in bpftool's light skeleton
+# either (issue 36): tests/host/hostile's objects.
+t_hostile_names() {
+	"$top/tests/host/hostile/build.sh" . || { echo "cannot build the hostile objects"; return 1; }
+	LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L -S -k "$keys/signing.key" \
+		-i "$keys/signing.crt" sec.bpf.o name sec > sec.h 2> err ||
+		{ echo "bpftool refused a quote in a section name:"; cat err; return 1; }
+	grep -q 'skel_raw_tracepoint_open("sys_enter\\042\\054\\040prog_fd' sec.h ||
+		{ echo "the section name is not an escaped string literal"; return 1; }
+	printf '#include <errno.h>\n#include <stdlib.h>\n#include <string.h>\n#include "sec.h"\nint main(void) { struct sec *s = sec__open(); return s ? sec__attach(s) : 1; }\n' > use.c
+	gcc -O2 -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" -I"$build/linux/tools/include/uapi" \
+		-c use.c -o use.o || { echo "the escaped header does not compile"; return 1; }
+	nm use.o | grep -q ' U system$' && { echo "the header calls system()"; return 1; }
+	for o in prog map btf; do
+		run env LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L $o.bpf.o
+		[ "$rc" != 0 ] || { echo "bpftool generated a skeleton of $o.bpf.o"; return 1; }
+		[ ! -s out ] || { echo "bpftool wrote C for $o.bpf.o"; return 1; }
+	done
+	run env LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L prog.bpf.o
+	expect_err "program 'tp_x); system(\"id\"); int y(void': its name is not a C identifier" || return 1
+	run env LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L map.bpf.o
+	expect_err "map 'm */ int evil; /*': its name is not a C identifier" || return 1
+	run env LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L btf.bpf.o
+	expect_err "its name 'A{};int q;//' is not a C identifier" || return 1
+}
+
 t "built: bpftool (static and dynamic) and the objects" t_built
 t "gen skeleton -L -S: gen-loader's insns and metadata, bpfsign's signature" t_same_as_gen_loader
 t "gen-loader --no-trailer: bpftool's payload and signature, byte for byte" t_no_trailer_identical
@@ -304,6 +330,7 @@ t "gen-loader verify: bpftool headers signed, unsigned, edited, tampered" t_veri
 t "options: upstream's rules, no bpf() while generating" t_options
 t "SoftHSM2: -k pkcs11: signs as the key file does" t_softhsm
 t "man pages and bash completion" t_docs
+t "hostile object: names refused, a section name escaped" t_hostile_names
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

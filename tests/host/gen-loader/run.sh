@@ -553,44 +553,7 @@ bpf_cc() {	# SRC OBJ
 # name is a string literal with every other byte escaped, and program, map
 # and BTF names that are not C identifiers are refused, naming them.
 t_hostile_names() {
-	cat > sec.c <<-'EOF'
-	#include "vmlinux.h"
-	#include <bpf/bpf_helpers.h>
-	int hits;
-	SEC("raw_tp/sys_enter\", prog_fd); system(\"id\"); (void)(\"")
-	int tp(void *ctx) { hits++; return 0; }
-	char LICENSE[] SEC("license") = "GPL";
-	EOF
-	cat > btf.c <<-'EOF'
-	#include "vmlinux.h"
-	#include <bpf/bpf_helpers.h>
-	struct AAAAAAAAAAAA { int x; } holder;
-	SEC("raw_tp/sys_enter")
-	int tp(void *ctx) { holder.x++; return 0; }
-	char LICENSE[] SEC("license") = "GPL";
-	EOF
-	cat > prog.c <<-'EOF'
-	#include "vmlinux.h"
-	#include <bpf/bpf_helpers.h>
-	int hits;
-	int tp(void *ctx) __asm__("tp_x); system(\"id\"); int y(void");
-	SEC("raw_tp/sys_enter")
-	int tp(void *ctx) { hits++; return 0; }
-	char LICENSE[] SEC("license") = "GPL";
-	EOF
-	cat > map.c <<-'EOF'
-	#include "vmlinux.h"
-	#include <bpf/bpf_helpers.h>
-	struct mt { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1);
-		    __type(key, int); __type(value, long); };
-	extern struct mt m __asm__("m */ int evil; /*");
-	struct mt m SEC(".maps");
-	SEC("raw_tp/sys_enter")
-	int tp(void *ctx) { int k = 0; long *v = bpf_map_lookup_elem(&m, &k); if (v) (*v)++; return 0; }
-	char LICENSE[] SEC("license") = "GPL";
-	EOF
-	bpf_cc sec.c sec.bpf.o && bpf_cc prog.c prog.bpf.o && bpf_cc map.c map.bpf.o &&
-		bpf_cc btf.c btf0.bpf.o || return 1
+	"$top/tests/host/hostile/build.sh" . || { echo "cannot build the hostile objects"; return 1; }
 	# the section name: escaped, and the header compiles into no call of system()
 	gen sec.bpf.o sec.lskel.h --name sec || { echo "gen-loader refused a quote in a section name"; return 1; }
 	grep -q 'skel_raw_tracepoint_open("sys_enter\\042\\054\\040prog_fd' sec.lskel.h ||
@@ -613,8 +576,6 @@ t_hostile_names() {
 	expect_rc 1 "a hostile map name" || return 1
 	expect_err "map 'm */ int evil; /*': its name is not a C identifier" || return 1
 	# a BTF type name, edited in the object (same length, string table)
-	python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").write(d.replace(b"AAAAAAAAAAAA", b"A{};int q;//"))' \
-		btf0.bpf.o btf.bpf.o
 	run "$gl" btf.bpf.o -o btf.lskel.h --key "$keys/signing.key" --cert "$keys/signing.crt" \
 		--btf "$vmlinux"
 	expect_rc 1 "a hostile BTF type name" || return 1
