@@ -582,6 +582,54 @@ t_hostile_names() {
 	expect_err "its name 'A{};int q;//' is not a C identifier" || return 1
 }
 
+# A fuzz of hostile names (issue 36): random printable section names for a
+# raw_tp program and random symbol names for it, from a fixed seed.  Each
+# header either is refused, naming the program, or compiles into calls of
+# no function but the ones an honest header calls.
+t_hostile_names_fuzz() {
+	python3 - <<-'EOF'
+	import random
+	rnd = random.Random(36)
+	chars = [chr(c) for c in range(0x20, 0x7f)]
+	def cstr(s):	# an unevaluated string literal takes only simple escapes
+	    return s.replace('\\', '\\\\').replace('"', '\\"')
+	for i in range(12):
+	    sec = ''.join(rnd.choice(chars) for _ in range(rnd.randrange(1, 40)))
+	    sym = ''.join(rnd.choice(chars) for _ in range(rnd.randrange(1, 24)))
+	    if i % 3 == 0:
+	        sym = 'tp'
+	    src = ['#include "vmlinux.h"', '#include <bpf/bpf_helpers.h>', 'int hits;',
+	           'int tp(void *ctx) __asm__("%s");' % cstr(sym),
+	           'SEC("raw_tp/%s") int tp(void *ctx) { hits++; return 0; }' % cstr(sec),
+	           'char LICENSE[] SEC("license") = "GPL";']
+	    open('f%02d.c' % i, 'w').write('\n'.join(src) + '\n')
+	    if i == 0:
+	        src[3:5] = ['SEC("raw_tp/sys_enter") int tp(void *ctx) { hits++; return 0; }']
+	        open('honest.c', 'w').write('\n'.join(src) + '\n')
+	EOF
+	bpf_cc honest.c honest.bpf.o || return 1
+	gen honest.bpf.o f.lskel.h --name f || { echo "gen-loader refused an honest object"; return 1; }
+	printf '#include "f.lskel.h"\nint main(void) { struct f *s = f__open(); return s ? f__attach(s) : 1; }\n' > use_f.c
+	gcc -O2 -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" -I"$build/linux/tools/include/uapi" \
+		-c use_f.c -o use_f.o || { echo "an honest header does not compile"; return 1; }
+	nm -u use_f.o | awk '{ print $2 }' | sort > honest.calls
+	for c in f??.c; do
+		n=${c%.c}
+		bpf_cc "$c" "$n.bpf.o" || return 1
+		rm -f f.lskel.h
+		if ! gen "$n.bpf.o" f.lskel.h --name f 2> err; then
+			grep -q "its name is not a C identifier" err ||
+				{ echo "$n: refused without naming the name:"; cat err; return 1; }
+			continue
+		fi
+		gcc -O2 -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" -I"$build/linux/tools/include/uapi" \
+			-c use_f.c -o use_f.o 2> err || { echo "$n: the header does not compile"; cat err; return 1; }
+		nm -u use_f.o | awk '{ print $2 }' | sort > calls
+		cmp -s calls honest.calls ||
+			{ echo "$n: the header calls other functions than an honest one:"; diff honest.calls calls; return 1; }
+	done
+}
+
 # A loader of more programs than libbpf's old stack of 32 program FDs: it
 # keeps them in its metadata, so every stack access stays inside the 512
 # bytes the verifier allows (it refused "invalid write to stack R10").
@@ -1085,6 +1133,7 @@ t "error: an object libbpf cannot open" t_err_libbpf_cannot_open
 t "error: host-dependent externs" t_err_host_dependent
 t "more than 32 programs: stack accesses within 512 bytes" t_many_programs
 t "hostile object: names refused, a section name escaped" t_hostile_names
+t "hostile object: a fuzz of section and program names" t_hostile_names_fuzz
 t "limits refused at generation, named" t_limits_refused
 t "host-independent: CPU count, release, page size" t_host_independent
 t "host pages larger than the target's: refused" t_host_pages_refused
