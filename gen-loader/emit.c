@@ -533,7 +533,7 @@ static int check_names(struct emitter *e)
 	struct bpf_program *prog;
 	struct bpf_map *map;
 	char ident[256];
-	const char *name;
+	const char *name, *c;
 	__u32 id, n;
 
 	bpf_object__for_each_program(prog, e->l->obj)
@@ -548,9 +548,19 @@ static int check_names(struct emitter *e)
 	for (id = 1; id < n; id++) {
 		t = btf__type_by_id(btf, id);
 		name = btf__name_by_offset(btf, t->name_off);
-		/* section names become identifiers through map_ident() */
-		if (!name || !*name || btf_is_datasec(t))
+		/* section names become identifiers through map_ident(), and
+		 * declaration tags ("arg:ctx") are never emitted
+		 */
+		if (!name || !*name || btf_is_datasec(t) || btf_is_decl_tag(t))
 			continue;
+		/* btf_dump emits a type tag in a string literal */
+		if (btf_is_type_tag(t)) {
+			for (c = name; *c; c++)
+				if (!isprint((unsigned char)*c) || *c == '"' || *c == '\\')
+					return kit_err(-EINVAL, "BTF type %u: its tag '%s' cannot be put in a C string",
+						       id, name);
+			continue;
+		}
 		if (!c_ident(name) && !((btf_is_int(t) || btf_is_float(t)) && c_words(name)))
 			return kit_err(-EINVAL, "BTF type %u: its name '%s' is not a C identifier",
 				       id, name);

@@ -27,7 +27,19 @@
  * progs/bind_loader's instructions, loaded signed by key NAME against
  * keyring_id, or unsigned when name is NULL: its fd or -errno
  */
+static int load_bind_loader_meta(const char *name, int keyring_id, int meta_fd,
+				 const void *meta, size_t meta_sz);
+
 static int load_bind_loader(const char *name, int keyring_id)
+{
+	return load_bind_loader_meta(name, keyring_id, -1, NULL, 0);
+}
+
+/* The same with meta_fd, an exclusive metadata map holding meta, as its
+ * fd_array, signed over insns || meta
+ */
+static int load_bind_loader_meta(const char *name, int keyring_id, int meta_fd,
+				 const void *meta, size_t meta_sz)
 {
 	const size_t sz = offsetofend(union bpf_attr, keyring_id);
 	const struct bpf_insn *insns;
@@ -51,7 +63,18 @@ static int load_bind_loader(const char *name, int keyring_id)
 	insns = bpf_program__insns(prog);
 	cnt = bpf_program__insn_cnt(prog);
 	if (name) {
-		len = cms_sign(name, insns, cnt * sizeof(*insns), 0, &sig);
+		size_t isz = cnt * sizeof(*insns);
+		unsigned char *payload = malloc(isz + meta_sz);
+
+		if (!payload) {
+			bpf_object__close(obj);
+			return -ENOMEM;
+		}
+		memcpy(payload, insns, isz);
+		if (meta_sz)
+			memcpy(payload + isz, meta, meta_sz);
+		len = cms_sign(name, payload, isz + meta_sz, 0, &sig);
+		free(payload);
 		if (len < 1) {
 			bpf_object__close(obj);
 			return -EINVAL;
@@ -66,6 +89,10 @@ static int load_bind_loader(const char *name, int keyring_id)
 	attr.signature = (uintptr_t)sig;
 	attr.signature_size = len;
 	attr.keyring_id = name ? keyring_id : 0;
+	if (meta_fd >= 0) {
+		attr.fd_array = (uintptr_t)&meta_fd;
+		attr.fd_array_cnt = 1;
+	}
 	vlog[0] = 0;
 	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sz);
 	if (fd < 0) {
@@ -434,4 +461,160 @@ TEST(loader_bind_map_unbound_by_others_during_run)
 	printf("#   racer: %d busy updates, %d programs refused in %d runs\n", r.busy,
 	       r.refused, tries);
 	close(loader);
+}
+
+/* The other ways a verified run takes an fd of the caller's: each is the
+ * fd-to-object check of the path named
+ */
+TEST(loader_bind_other_uses_refused)
+{
+	static const struct {
+		int mode;
+		const char *what;
+	} uses[] = {
+		/* add_fd_from_fd_array(): a child's dense fd_array */
+		{ BIND_CHILD_FD_ARRAY, "a child's fd_array entry" },
+		/* map_freeze(): __bpf_loader_map_get() */
+		{ BIND_FREEZE, "BPF_MAP_FREEZE of the caller's map" },
+		/* map_delete_elem(): __bpf_loader_map_get() */
+		{ BIND_DELETE, "BPF_MAP_DELETE_ELEM of the caller's map" },
+		/* bpf_map_meta_alloc(): the inner map template */
+		{ BIND_INNER, "the caller's map as inner_map_fd" },
+	};
+	int loader = load_bind_loader("signing", 0), unsigned_loader, mine, zero = 0;
+	struct bind_args a;
+	char what[64];
+	__u64 v = 1;
+	size_t i;
+
+	if (!ASSERT_OK(loader, "signed bind_loader"))
+		return;
+	mine = bpf_map_create(BPF_MAP_TYPE_ARRAY, "callers", 4, 8, 1, NULL);
+	if (!ASSERT_OK(mine, "the caller's own map"))
+		goto out;
+	for (i = 0; i < ARRAY_LEN(uses); i++) {
+		init_args(&a, uses[i].mode, mine);
+		if (!ASSERT_EQ(run_loader(loader, &a), 0, uses[i].what))
+			continue;
+		if (uses[i].mode == BIND_CHILD_FD_ARRAY) {
+			snprintf(what, sizeof(what), "map fd %d", mine);
+			expect_child_refused(&a, loader, uses[i].what, what);
+		} else {
+			ASSERT_EQ(a.child_fd, -EPERM, uses[i].what);
+		}
+		if (a.child_fd >= 0)
+			close(a.child_fd);
+	}
+	ASSERT_OK(bpf_map_update_elem(mine, &zero, &v, 0),
+		  "the caller's map is still writable: nothing froze it");
+	/* an unsigned loader's run is not bound: it freezes the caller's map */
+	unsigned_loader = load_bind_loader(NULL, 0);
+	if (ASSERT_OK(unsigned_loader, "unsigned bind_loader")) {
+		init_args(&a, BIND_FREEZE, mine);
+		if (ASSERT_EQ(run_loader(unsigned_loader, &a), 0, "run"))
+			ASSERT_EQ(a.child_fd, 0, "an unsigned loader freezes any map");
+		close(unsigned_loader);
+	}
+	close(mine);
+out:
+	close(loader);
+}
+
+struct run_racer {
+	int loader;
+	int fd;			/* the number the long run's map will get */
+	volatile int stop;
+	int busy;		/* runs refused while the other one ran */
+	int ok;			/* runs that went through */
+	int other;
+};
+
+/* A second thread of the caller running the same loader over and over */
+static void *second_run(void *p)
+{
+	struct run_racer *r = p;
+	struct bind_args a;
+	int ret;
+
+	__u64 v = 0;
+	int zero = 0;
+
+	/* until the long run has its map (EPERM while the run has it) */
+	while (!r->stop && !(bpf_map_update_elem(r->fd, &zero, &v, BPF_NOEXIST) &&
+			     errno == EPERM))
+		;
+	while (!r->stop) {
+		init_args(&a, BIND_UPDATE, -1);	/* updates fd -1: EBADF, nothing else */
+		a.log_buf = 0;
+		ret = run_loader(r->loader, &a);
+		if (ret == -EBUSY)
+			r->busy++;
+		else if (!ret)
+			r->ok++;
+		else
+			r->other++;
+	}
+	return NULL;
+}
+
+/* bpf_loader_run_claim(): two runs over one blob would each bind the fd
+ * numbers the other wrote into it; the second waits (EBUSY)
+ */
+TEST(loader_bind_one_run_at_a_time)
+{
+	unsigned char meta[8] = "metadata", digest[32];
+	LIBBPF_OPTS(bpf_map_create_opts, mopts);
+	struct run_racer r = {};
+	const struct bpf_insn *insns;
+	struct bpf_program *prog;
+	struct bpf_object *obj;
+	struct bind_args a;
+	const void *elf;
+	size_t elf_sz;
+	pthread_t t;
+	int map, zero = 0;
+
+	/* the loader's digest, for its exclusive metadata map */
+	elf = bind_loader__elf_bytes(&elf_sz);
+	obj = bpf_object__open_mem(elf, elf_sz, NULL);
+	prog = obj ? bpf_object__find_program_by_name(obj, "bind_loader") : NULL;
+	if (!ASSERT_TRUE(prog, "bind_loader's instructions"))
+		goto out_obj;
+	insns = bpf_program__insns(prog);
+	prog_digest(insns, bpf_program__insn_cnt(prog), digest);
+	mopts.excl_prog_hash = digest;
+	mopts.excl_prog_hash_size = 32;
+	map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bind_meta", 4, sizeof(meta), 1, &mopts);
+	if (!ASSERT_OK(map, "exclusive metadata map") ||
+	    !ASSERT_OK(bpf_map_update_elem(map, &zero, meta, 0), "metadata") ||
+	    !ASSERT_OK(bpf_map_freeze(map), "freeze"))
+		goto out_obj;
+	r.loader = load_bind_loader_meta("signing", 0, map, meta, sizeof(meta));
+	if (!ASSERT_OK(r.loader, "signed bind_loader over the metadata map")) {
+		print_log_tail();
+		goto out_map;
+	}
+	r.fd = dup(0);
+	close(r.fd);
+	if (!ASSERT_OK(-pthread_create(&t, NULL, second_run, &r), "second thread"))
+		goto out_loader;
+	init_args(&a, BIND_SLOW_FREEZE, -1);
+	a.loads = 64;
+	a.log_buf = 0;
+	ASSERT_EQ(run_loader(r.loader, &a), 0, "the first run");
+	close_outputs(&a);
+	r.stop = 1;
+	pthread_join(t, NULL);
+	ASSERT_TRUE(r.busy > 0, "a second run was refused while the first ran");
+	ASSERT_EQ(r.other, 0, "the second runs fail with EBUSY only");
+	/* after it, the loader runs again */
+	init_args(&a, BIND_UPDATE, -1);
+	ASSERT_EQ(run_loader(r.loader, &a), 0, "a run after the first");
+	printf("#   second thread: %d runs refused, %d went through\n", r.busy, r.ok);
+out_loader:
+	close(r.loader);
+out_map:
+	close(map);
+out_obj:
+	bpf_object__close(obj);
 }

@@ -16,6 +16,8 @@
 #include "util.h"
 #include "ro_writers.skel.h"
 #include "iter_link.skel.h"
+#include "iter_ext.skel.h"
+#include "iter_ext_repl.skel.h"
 
 /* Load only program name of ro_writers, expecting the verifier's refusal of
  * a write into .rodata
@@ -250,4 +252,46 @@ out:
 	if (ro >= 0)
 		close(ro);
 	iter_link__destroy(skel);
+}
+
+/* bpf_check_attach_target(): an extension of an iterator's subprogram
+ * would take its context, checked against the map for the iterator only
+ */
+TEST(ro_writer_iterator_extension)
+{
+	struct iter_ext *it = iter_ext__open_and_load();
+	struct iter_ext_repl *r = NULL;
+	struct bpf_link *link = NULL;
+	__u32 zero = 0;
+	__u64 v = 0;
+	int ro = -1, err;
+
+	if (!ASSERT_TRUE(it, "iter_ext"))
+		return;
+	r = iter_ext_repl__open();
+	if (!ASSERT_TRUE(r, "iter_ext_repl__open"))
+		goto out;
+	bpf_program__set_attach_target(r->progs.repl, bpf_program__fd(it->progs.reader),
+				       "bpf_iter_bpf_map_elem");
+	vlog[0] = 0;
+	bpf_program__set_log_buf(r->progs.repl, vlog, sizeof(vlog));
+	bpf_program__set_log_level(r->progs.repl, 1);
+	err = iter_ext_repl__load(r);
+	if (ASSERT_ERR(err, EINVAL, "an extension of an iterator"))
+		ASSERT_HAS(vlog, "Cannot extend iterators", "the extension's log");
+	/* the refused extension left the bpf_map_elem target as it was */
+	ro = ro_array(true);
+	if (!ASSERT_OK(ro, "read-only array"))
+		goto out;
+	link = attach_on(it->progs.reader, ro);
+	if (ASSERT_TRUE(link, "the reader still attaches"))
+		iter_read_all(link);
+	ASSERT_OK(bpf_map_lookup_elem(ro, &zero, &v), "lookup");
+	ASSERT_EQ(v, 42, "the read-only value is unchanged");
+out:
+	bpf_link__destroy(link);
+	if (ro >= 0)
+		close(ro);
+	iter_ext_repl__destroy(r);
+	iter_ext__destroy(it);
 }

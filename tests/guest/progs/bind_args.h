@@ -16,6 +16,12 @@ enum bind_mode {
 	BIND_UPDATE,
 	/* create a map, write it, load `loads` children, then freeze it */
 	BIND_SLOW_FREEZE,
+	/* load a child binding use_fd through a dense fd_array */
+	BIND_CHILD_FD_ARRAY,
+	/* freeze, delete from use_fd; an outer map with use_fd as inner */
+	BIND_FREEZE,
+	BIND_DELETE,
+	BIND_INNER,
 };
 
 struct bind_args {

@@ -57,6 +57,32 @@ static __always_inline int load_child(struct bind_args *ctx, int map_fd, int btf
 	return bpf_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 }
 
+/* "r1 = map at fd_array[0]; r0 = 0; exit", fd_array = { map_fd }, dense */
+static __always_inline int load_child_fd_array(struct bind_args *ctx, int map_fd)
+{
+	__u64 insns[4] = {
+		/* BPF_LD | BPF_DW | BPF_IMM, r1, src BPF_PSEUDO_MAP_IDX, index 0 */
+		0x18 | 0x51 << 8,
+		0,
+		0xb7,
+		0x95,
+	};
+	char license[4] = "GPL";
+	union bpf_attr attr = {};
+	int fds[1] = { map_fd };
+
+	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	attr.insns = (long)insns;
+	attr.insn_cnt = 4;
+	attr.license = (long)license;
+	attr.fd_array = (long)fds;
+	attr.fd_array_cnt = 1;
+	attr.log_buf = ctx->log_buf;
+	attr.log_size = ctx->log_size;
+	attr.log_level = ctx->log_buf ? 1 : 0;
+	return bpf_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
 static __always_inline int update(int map_fd, __u64 *value)
 {
 	union bpf_attr attr = {};
@@ -94,6 +120,23 @@ int bind_loader(struct bind_args *ctx)
 		ctx->child_fd = load_child(ctx, ctx->map_fd, fd);
 	} else if (ctx->mode == BIND_UPDATE) {
 		ctx->child_fd = update(ctx->use_fd, &value);
+	} else if (ctx->mode == BIND_CHILD_FD_ARRAY) {
+		ctx->child_fd = load_child_fd_array(ctx, ctx->use_fd);
+	} else if (ctx->mode == BIND_FREEZE || ctx->mode == BIND_DELETE) {
+		int zero = 0;
+
+		attr.map_fd = ctx->use_fd;
+		if (ctx->mode == BIND_DELETE)
+			attr.key = (long)&zero;
+		ctx->child_fd = bpf_sys_bpf(ctx->mode == BIND_FREEZE ? BPF_MAP_FREEZE :
+					    BPF_MAP_DELETE_ELEM, &attr, sizeof(attr));
+	} else if (ctx->mode == BIND_INNER) {
+		attr.map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
+		attr.key_size = 4;
+		attr.value_size = 4;
+		attr.max_entries = 1;
+		attr.inner_map_fd = ctx->use_fd;
+		ctx->child_fd = bpf_sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	} else if (ctx->mode == BIND_SLOW_FREEZE) {
 		ctx->create_err = create_map(ctx);
 		if (ctx->map_fd < 0)

@@ -580,6 +580,10 @@ t_hostile_names() {
 		--btf "$vmlinux"
 	expect_rc 1 "a hostile BTF type name" || return 1
 	expect_err "its name 'A{};int q;//' is not a C identifier" || return 1
+	# declaration tags are no C: an object with __arg_ctx is accepted
+	bpf_cc "$top/tests/guest/progs/iter_ext.bpf.c" argctx.bpf.o || return 1
+	gen argctx.bpf.o argctx.lskel.h --name argctx ||
+		{ echo "gen-loader refused an object with __arg_ctx"; return 1; }
 }
 
 # A fuzz of hostile names (issue 36): random printable section names for a
