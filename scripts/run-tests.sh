@@ -161,6 +161,8 @@ boots() {
 		target_kconfig_resolved target_many_programs
 	# The .bpf keyring, provisioned the way an initramfs would.
 	boot guest-bpf-keyring bpf.keyring_unsealed=1 bpf_keyring_provisioned
+	# systemd-keyring-setup's sequence; it raises enforcement
+	boot guest-bpf-keyring-systemd bpf.keyring_unsealed=1 bpf_keyring_systemd_sequence
 	# BPF LSM policies (policies/) change what later tests may load.
 	boot guest-policies "" policy_deny_unsigned \
 		policy_keyring_allowlist_default policy_keyring_allowlist_file \

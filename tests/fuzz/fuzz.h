@@ -228,7 +228,7 @@ struct state {
 	bool bpf_sealed;
 	bool bpf_has[NKEYS];
 	int bpf_nkeys;
-	u32 bpf_perm_write_ok;	/* model of the unsealed keyring's write bit */
+	u32 bpf_perm_write_ok;	/* model of .bpf's permissions */
 	int permanent_keys;	/* keys that stay for the boot (.bpf) */
 	/* the description of the current operation, for -v and violations */
 	char desc[512];

@@ -315,21 +315,21 @@ void op_key_bpf(void)
 	case 2:
 		op_desc("keyctl restrict_keyring .bpf (reject all: the seal)");
 		ret = keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL);
-		expect_check("key_bpf_restrict", sealed ? EXPECT_FAIL(EACCES, "sealed .bpf") :
-			     !(st.bpf_perm_write_ok & setattr) ? EXPECT_FAIL(EACCES, "no setattr") :
+		expect_check("key_bpf_restrict", !(st.bpf_perm_write_ok & setattr) ?
+			     EXPECT_FAIL(EACCES, "no setattr") :
+			     sealed ? EXPECT_FAIL(EEXIST, "sealed .bpf: restricted already") :
 			     EXPECT_OK("seals .bpf"), ret < 0 ? -errno : 0);
-		if (!ret) {
+		if (!ret)
 			st.bpf_sealed = true;
-			st.bpf_perm_write_ok &= ~setattr;	/* keyring_seal() */
-		}
 		break;
 	case 3:
 		op_desc("keyctl restrict_keyring .bpf asymmetric builtin_trusted");
 		ret = keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, "asymmetric",
 					      rnd_chance(1, 2) ? "builtin_trusted" :
 					      "builtin_and_secondary_trusted");
-		expect_check("key_bpf_restrict_typed", sealed ? EXPECT_FAIL(EACCES, "sealed .bpf") :
-			     !(st.bpf_perm_write_ok & setattr) ? EXPECT_FAIL(EACCES, "no setattr") :
+		expect_check("key_bpf_restrict_typed", !(st.bpf_perm_write_ok & setattr) ?
+			     EXPECT_FAIL(EACCES, "no setattr") :
+			     sealed ? EXPECT_FAIL(EEXIST, "sealed .bpf: restricted already") :
 			     EXPECT_FAIL(EPERM, "a typed restriction is no seal"), ret < 0 ? -errno : 0);
 		break;
 	case 4:
@@ -367,9 +367,12 @@ void op_key_bpf(void)
 
 		op_desc("keyctl setperm .bpf %#x", perm);
 		ret = keyctl_setperm(KEY_SPEC_BPF_KEYRING, perm);
-		expect_check("key_bpf_setperm", sealed ? EXPECT_FAIL(EACCES, "sealed .bpf") :
-			     !(st.bpf_perm_write_ok & setattr) ? EXPECT_FAIL(EACCES, "no setattr") :
-			     EXPECT_ANY, ret < 0 ? -errno : 0);
+		/* keyctl_setperm_key(): a sealed keyring's only narrow */
+		expect_check("key_bpf_setperm", !(st.bpf_perm_write_ok & setattr) ?
+			     EXPECT_FAIL(EACCES, "no setattr") :
+			     sealed && (perm & ~st.bpf_perm_write_ok) ?
+			     EXPECT_FAIL(EACCES, "widening a sealed .bpf") : EXPECT_ANY,
+			     ret < 0 ? -errno : 0);
 		if (!ret)
 			st.bpf_perm_write_ok = perm;
 	}
@@ -491,7 +494,12 @@ void keys_setup(void)
 		st.bpf_nkeys = 0;
 	st.bpf_sealed = !st.keyring_unsealed || st.enforce;
 	/* write lets adds reach the restriction; setattr only to provision */
-	st.bpf_perm_write_ok = KEY_USR_WRITE | (st.bpf_sealed ? 0 : KEY_USR_SETATTR);
+	/* bpf_keyring_init()'s permissions: write lets adds reach the
+	 * restriction; setattr only to provision
+	 */
+	st.bpf_perm_write_ok = KEY_POS_VIEW | KEY_POS_READ | KEY_POS_SEARCH | KEY_POS_WRITE |
+			       KEY_USR_VIEW | KEY_USR_READ | KEY_USR_SEARCH | KEY_USR_WRITE |
+			       (st.bpf_sealed ? 0 : KEY_USR_SETATTR);
 	st.permanent_keys = 0;
 	len = cert_of(K_UNTRUSTED, &der);
 	setup_key = add_key("asymmetric", "bpfsign-fuzz-untrusted", der, len,

@@ -8,8 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <keyutils.h>
-
 #include "fuzz.h"
 
 static u64 raise_at;		/* the op from which sysctl writes 1, or never */
@@ -49,8 +47,6 @@ void op_sysctl(void)
 	if (!ret && !strcmp(val, "1")) {
 		st.enforce = true;
 		/* raising it seals .bpf with the keys it holds */
-		if (!st.bpf_sealed)
-			st.bpf_perm_write_ok &= ~KEY_USR_SETATTR;	/* keyring_seal() */
 		st.bpf_sealed = true;
 		st.permanent_keys = st.bpf_nkeys;
 		stat_note("enforcement raised by the fuzzer");

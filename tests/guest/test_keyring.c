@@ -197,10 +197,14 @@ TEST_EXPLICIT(bpf_keyring_provisioned)
 	if (ASSERT_OK(mine, "a possessed key"))
 		ASSERT_ERR(keyctl_move(mine, KEY_SPEC_BPF_KEYRING, KEY_SPEC_SESSION_KEYRING, 0),
 			   EPERM, "keyctl move KEY -9 @s");
-	/* nor reopened: setperm needs the withdrawn setattr permission */
-	ASSERT_ERR(keyctl_setperm(KEY_SPEC_BPF_KEYRING, KEY_POS_ALL | KEY_USR_ALL), EACCES,
-		   "keyctl setperm -9");
-	ASSERT_ERR(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL), EACCES,
+	/* nor reopened: keyctl_setperm_key() only narrows a sealed keyring's
+	 * permissions, keyctl_chown_key() keeps its owner
+	 */
+	ASSERT_ERR(keyctl_setperm(KEY_SPEC_BPF_KEYRING, KEY_POS_ALL | KEY_USR_ALL | KEY_OTH_ALL),
+		   EACCES, "keyctl setperm -9 widening");
+	ASSERT_ERR(keyctl_chown(KEY_SPEC_BPF_KEYRING, 1000, -1), EACCES, "keyctl chown -9");
+	/* keyring_restrict(): the seal is there */
+	ASSERT_ERR(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL), EEXIST,
 		   "restrict_keyring again");
 	/* and the enrolled key still counts */
 	expect_load(&l, 0, NULL, "sealed .bpf still verifies");
@@ -217,5 +221,44 @@ TEST_EXPLICIT(bpf_keyring_provisioned)
 	/* the system keyrings stay selectable */
 	if (make_load(&l, 1, "signing", BUILTIN))
 		expect_load(&l, 0, NULL, "builtin keyring under .bpf");
+	free_load(&l);
+}
+
+/*
+ * Boot with bpf.keyring_unsealed=1: systemd-keyring-setup's provisioning of
+ * .bpf, as it does it for .dm-verity and .fs-verity: add the certificates,
+ * seal with KEYCTL_RESTRICT_KEYRING, then narrow the permissions to
+ * possessor-search and user-view.  A distribution using systemd needs no
+ * hook of the kit's.
+ */
+TEST_EXPLICIT(bpf_keyring_systemd_sequence)
+{
+	unsigned char *der;
+	struct load l;
+	int len, fd;
+
+	len = cert_der("team", &der);
+	ASSERT_OK(add_key("asymmetric", "", der, len, KEY_SPEC_BPF_KEYRING),
+		  "add the certificate to -9");
+	ASSERT_OK(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL),
+		  "KEYCTL_RESTRICT_KEYRING -9");
+	/* keyctl_setperm_key(): narrowing a sealed keyring is allowed */
+	ASSERT_OK(keyctl_setperm(KEY_SPEC_BPF_KEYRING, KEY_POS_SEARCH | KEY_USR_VIEW),
+		  "KEYCTL_SETPERM -9 possessor-search, user-view");
+	/* after it, nothing can be added (no write left, and the seal) */
+	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EACCES,
+		   "an add after systemd's sequence");
+	free(der);
+	/* a program signed by the provisioned key loads under enforcement */
+	fd = open("/proc/sys/kernel/bpf_sig_enforce", O_WRONLY);
+	if (ASSERT_OK(fd, "kernel.bpf_sig_enforce")) {
+		ASSERT_EQ(write(fd, "1", 1), 1, "raise bpf_sig_enforce");
+		close(fd);
+	}
+	if (make_load(&l, 1, "team", KEY_SPEC_BPF_KEYRING))
+		expect_load(&l, 0, NULL, "signed by the provisioned key, keyring .bpf, enforced");
+	free_load(&l);
+	if (make_load(&l, 1, "untrusted", BUILTIN))
+		expect_load(&l, ENOKEY, NULL, "another key, builtin keyring");
 	free_load(&l);
 }
