@@ -295,3 +295,32 @@ out:
 	iter_ext_repl__destroy(r);
 	iter_ext__destroy(it);
 }
+
+/* prog_fd_array_get_ptr(): a writable raw tracepoint's buffer was checked
+ * for the attached program (bpf_probe_register()); a program that reaches
+ * past it does not go into a prog array, from where the attached one would
+ * tail-call it (RIP control through bpf_test_finish's stack frame)
+ */
+TEST(ro_writer_writable_tp_tail_call)
+{
+	struct bpf_insn callee[] = {
+		INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_2, BPF_REG_1, 0, 0),
+		MOV64_IMM(BPF_REG_3, 0x41),
+		/* 8 bytes at 4 past the 4-byte buffer */
+		INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_2, BPF_REG_3, 4, 0),
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT_INSN(),
+	};
+	int pa, b, zero = 0;
+
+	pa = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "tp_pa", 4, 4, 1, NULL);
+	if (!ASSERT_OK(pa, "prog array"))
+		return;
+	b = load_prog_type(BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, callee, ARRAY_LEN(callee), NULL);
+	if (ASSERT_OK(b, "a writable raw tracepoint program writing its buffer")) {
+		ASSERT_ERR(bpf_map_update_elem(pa, &zero, &b, 0), EACCES,
+			   "it into a prog array");
+		close(b);
+	}
+	close(pa);
+}

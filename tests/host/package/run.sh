@@ -268,6 +268,25 @@ t_initramfs_hook() {
 	cmp -s d2/scripts/init-top/bpf-keyring "$top/policies/initramfs/bpf-keyring-hook" &&
 	[ -x d2/scripts/init-top/bpf-keyring ] && grep -q "keyctl /bin" copied ||
 		{ echo "the image lacks the certificate, the boot script or keyctl"; find d2; return 1; }
+	# PEM, whatever its name, becomes DER; DER named .crt is taken as it is
+	rm -rf certs d3 && mkdir -p certs d3
+	cp "$keys/signing.crt" certs/pem-as.der
+	openssl x509 -in "$keys/team.crt" -outform DER -out certs/team.crt || return 1
+	cp "$keys/untrusted.crt" certs/untrusted.pem
+	run env BPFSIGN_HOOK_FUNCTIONS=$PWD/hook-functions BPFSIGN_CERT_DIR=$PWD/certs \
+		DESTDIR=$PWD/d3 "$hook"
+	expect_rc 0 "hook with PEM and DER under any name" || return 1
+	for n in pem-as team untrusted; do
+		openssl x509 -inform DER -in "d3/etc/bpfsign/certs/$n.der" -noout 2> /dev/null ||
+			{ echo "the image's $n.der is no DER certificate"; return 1; }
+	done
+	# neither: refused, naming the file
+	rm -rf d4 && mkdir -p d4
+	echo "not a certificate" > certs/junk.pem
+	run env BPFSIGN_HOOK_FUNCTIONS=$PWD/hook-functions BPFSIGN_CERT_DIR=$PWD/certs \
+		DESTDIR=$PWD/d4 "$hook"
+	expect_rc 1 "hook with a file that is no certificate" || return 1
+	expect_err "junk.pem: neither a DER nor a PEM X.509 certificate" || return 1
 	run "$hook" prereqs
 	expect_rc 0 "hook prereqs" && expect_eq "$(cat out)" "" "prereqs"
 }
