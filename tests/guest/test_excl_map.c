@@ -100,3 +100,28 @@ TEST(excl_map_not_an_inner_map)
 	close(excl);
 	close(plain);
 }
+
+/* bpf_prog_bind_map(): an exclusive map is bound to its one program there
+ * too; another holding it would make that loader's runs EBUSY
+ */
+TEST(excl_map_prog_bind_map)
+{
+	const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() },
+			      ret1[] = { MOV64_IMM(BPF_REG_0, 1), EXIT_INSN() };
+	unsigned char digest[32];
+	int map, owner, other;
+
+	prog_digest(ret0, ARRAY_LEN(ret0), digest);
+	map = excl_map(digest, 32);
+	owner = load_prog(ret0, ARRAY_LEN(ret0), NULL);
+	other = load_prog(ret1, ARRAY_LEN(ret1), NULL);
+	if (ASSERT_OK(map, "exclusive map") && ASSERT_OK(owner, "its program") &&
+	    ASSERT_OK(other, "another program")) {
+		ASSERT_ERR(bpf_prog_bind_map(other, map, NULL), EACCES,
+			   "BPF_PROG_BIND_MAP to another program");
+		ASSERT_OK(bpf_prog_bind_map(owner, map, NULL), "BPF_PROG_BIND_MAP to its program");
+	}
+	close(other);
+	close(owner);
+	close(map);
+}

@@ -132,7 +132,7 @@ TEST(blacklisted_signed_payload)
 TEST_EXPLICIT(bpf_keyring_provisioned)
 {
 	unsigned char *der;
-	key_serial_t key, mine;
+	key_serial_t key, mine, linked;
 	struct load l;
 	int len, fd;
 
@@ -176,9 +176,22 @@ TEST_EXPLICIT(bpf_keyring_provisioned)
 		   EPERM, "keyctl restrict_keyring -9 asymmetric builtin_trusted");
 	expect_load(&l, ENOKEY, "the .bpf keyring is empty or not sealed", "refused seal");
 
+	/* a key this session possesses, linked into .bpf before the seal */
+	len = cert_der("signing-ec", &der);
+	linked = add_key("asymmetric", "bpfsign-linked", der, len, KEY_SPEC_SESSION_KEYRING);
+	free(der);
+	ASSERT_OK(linked, "a possessed certificate");
+	ASSERT_OK(keyctl_link(linked, KEY_SPEC_BPF_KEYRING), "keyctl link it -9");
+
 	ASSERT_OK(keyctl_restrict_keyring(KEY_SPEC_BPF_KEYRING, NULL, NULL),
 		  "keyctl restrict_keyring -9");
 	expect_load(&l, 0, NULL, "signed by the enrolled key, keyring .bpf");
+	/* keyring_seal(): the keys it holds are kept, so that emptying it cannot
+	 * make .bpf inactive and let caller keyrings back in
+	 */
+	ASSERT_ERR(keyctl_invalidate(linked), EPERM, "keyctl invalidate of a sealed-in key");
+	ASSERT_ERR(keyctl_revoke(linked), EPERM, "keyctl revoke of a sealed-in key");
+	ASSERT_ERR(keyctl_set_timeout(linked, 1), EPERM, "keyctl timeout of a sealed-in key");
 
 	len = cert_der("signing-ec", &der);
 	/* the reject-all restriction: nothing more can be enrolled (EPERM, as

@@ -9,8 +9,11 @@
  * ended in a kernel RIP of the attacker's choosing.  Each program must fail
  * verification; none is run.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 
 #include "runner.h"
 #include "util.h"
@@ -323,4 +326,64 @@ TEST(ro_writer_writable_tp_tail_call)
 		close(b);
 	}
 	close(pa);
+}
+
+/* A cgroup of this process for cgroup programs, by name; its fd or -1 */
+static int cgroup_of_self(const char *name)
+{
+	char path[128], pid[32];
+	int fd, cg;
+
+	mkdir("/sys/fs/cgroup", 0755);
+	if (mount("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL) && errno != EBUSY)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", name);
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -1;
+	cg = open(path, O_RDONLY | O_DIRECTORY);
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.procs", name);
+	fd = open(path, O_WRONLY);
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	if (fd < 0 || write(fd, pid, strlen(pid)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		if (cg >= 0)
+			close(cg);
+		return -1;
+	}
+	close(fd);
+	return cg;
+}
+
+/* __cgroup_bpf_replace(): a cgroup link takes only a program verified for
+ * its attach type; a UDP6 sendmsg program's msg_src_ip6 stores, in a UDP4
+ * sendmsg link, landed on the kernel's ipc.opt pointer
+ */
+TEST(attach_cgroup_link_update_attach_type)
+{
+	const struct bpf_insn allow[] = { MOV64_IMM(BPF_REG_0, 1), EXIT_INSN() };
+	LIBBPF_OPTS(bpf_prog_load_opts, o4, .expected_attach_type = BPF_CGROUP_UDP4_SENDMSG);
+	LIBBPF_OPTS(bpf_prog_load_opts, o6, .expected_attach_type = BPF_CGROUP_UDP6_SENDMSG);
+	int cg, p4, p4b, p6, link;
+
+	cg = cgroup_of_self("bpfsign-link");
+	if (!ASSERT_OK(cg, "a cgroup"))
+		return;
+	p4 = load_prog_type(BPF_PROG_TYPE_CGROUP_SOCK_ADDR, allow, ARRAY_LEN(allow), &o4);
+	p4b = load_prog_type(BPF_PROG_TYPE_CGROUP_SOCK_ADDR, allow, ARRAY_LEN(allow), &o4);
+	p6 = load_prog_type(BPF_PROG_TYPE_CGROUP_SOCK_ADDR, allow, ARRAY_LEN(allow), &o6);
+	if (!ASSERT_OK(p4, "udp4 sendmsg") || !ASSERT_OK(p4b, "udp4 sendmsg") ||
+	    !ASSERT_OK(p6, "udp6 sendmsg"))
+		goto out;
+	link = bpf_link_create(p4, cg, BPF_CGROUP_UDP4_SENDMSG, NULL);
+	if (!ASSERT_OK(link, "a udp4 sendmsg link"))
+		goto out;
+	ASSERT_ERR(bpf_link_update(link, p6, NULL), EINVAL, "a udp6 sendmsg program into it");
+	ASSERT_OK(bpf_link_update(link, p4b, NULL), "another udp4 sendmsg program into it");
+	close(link);
+out:
+	close(p6);
+	close(p4b);
+	close(p4);
+	close(cg);
 }
