@@ -12,6 +12,11 @@
 
 int sys_prog_load(struct load *l)
 {
+	return sys_prog_load_with(l, NULL, NULL);
+}
+
+int sys_prog_load_with(struct load *l, void (*more)(union bpf_attr *attr, void *arg), void *arg)
+{
 	const size_t sz = offsetofend(union bpf_attr, keyring_id);
 	union bpf_attr attr;
 
@@ -28,6 +33,8 @@ int sys_prog_load(struct load *l)
 	attr.log_buf = (uintptr_t)vlog;
 	attr.log_size = sizeof(vlog);
 	attr.log_level = 1;
+	if (more)
+		more(&attr, arg);
 	vlog[0] = 0;
 	return syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sz);
 }

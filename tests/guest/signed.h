@@ -20,6 +20,8 @@ struct load {
 
 /* BPF_PROG_LOAD of l with its signature, log into vlog */
 int sys_prog_load(struct load *l);
+/* The same, with more(attr, arg) setting further attributes before the call */
+int sys_prog_load_with(struct load *l, void (*more)(union bpf_attr *attr, void *arg), void *arg);
 /* metadata map m of a load, holding fixture_meta(m, ...) */
 int meta_map(const struct bpf_insn *insns, int cnt, int m, bool excl, bool freeze);
 /* A signed load of insns (the fixture when NULL) with nmeta metadata maps

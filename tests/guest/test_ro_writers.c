@@ -19,6 +19,7 @@
 #include "util.h"
 #include "ro_writers.skel.h"
 #include "iter_link.skel.h"
+#include "iter_write.skel.h"
 #include "iter_ext.skel.h"
 #include "iter_ext_repl.skel.h"
 
@@ -187,20 +188,21 @@ static void iter_read_all(struct bpf_link *link)
 TEST(ro_writer_iterator_link_update)
 {
 	struct iter_link *skel = iter_link__open_and_load();
+	struct iter_write *w = iter_write__open_and_load();
 	struct bpf_link *link = NULL;
 	__u32 v = 0, zero = 0;
 	int ro = -1, plain = -1;
 
-	if (!ASSERT_TRUE(skel, "iter_link"))
-		return;
+	if (!ASSERT_TRUE(skel, "iter_link") || !ASSERT_TRUE(w, "iter_write"))
+		goto out;
 	ro = ro_array(true);
 	plain = ro_array(false);
 	if (!ASSERT_OK(ro, "read-only array") || !ASSERT_OK(plain, "plain array"))
 		goto out;
-	link = attach_on(skel->progs.peek, ro);
+	link = attach_on(w->progs.peek, ro);
 	if (!ASSERT_TRUE(link, "a reader attaches to the read-only map"))
 		goto out;
-	ASSERT_ERR(bpf_link__update_program(link, skel->progs.rewrite), EACCES,
+	ASSERT_ERR(bpf_link__update_program(link, w->progs.rewrite), EACCES,
 		   "link update to a writer on a BPF_F_RDONLY_PROG map");
 	iter_read_all(link);
 	ASSERT_OK(bpf_map_lookup_elem(ro, &zero, &v), "lookup");
@@ -209,18 +211,19 @@ TEST(ro_writer_iterator_link_update)
 	/* on a writable 4-byte value, a writer of 4 bytes replaces a writer of
 	 * 4 bytes, but not one of 4100
 	 */
-	link = attach_on(skel->progs.rewrite, plain);
+	link = attach_on(w->progs.rewrite, plain);
 	if (!ASSERT_TRUE(link, "a writer attaches to the plain map"))
 		goto out;
 	ASSERT_ERR(bpf_link__update_program(link, skel->progs.rewrite_far), EACCES,
 		   "link update to a writer past the value");
-	ASSERT_OK(bpf_link__update_program(link, skel->progs.peek), "a reader replaces it");
+	ASSERT_OK(bpf_link__update_program(link, w->progs.peek), "a reader replaces it");
 out:
 	bpf_link__destroy(link);
 	if (ro >= 0)
 		close(ro);
 	if (plain >= 0)
 		close(plain);
+	iter_write__destroy(w);
 	iter_link__destroy(skel);
 }
 
@@ -230,16 +233,17 @@ out:
 TEST(ro_writer_iterator_tail_call)
 {
 	struct iter_link *skel = iter_link__open_and_load();
+	struct iter_write *w = iter_write__open_and_load();
 	struct bpf_link *link = NULL;
 	__u32 v = 0, zero = 0;
 	int ro = -1, fd;
 
-	if (!ASSERT_TRUE(skel, "iter_link"))
-		return;
-	fd = bpf_program__fd(skel->progs.rewrite);
+	if (!ASSERT_TRUE(skel, "iter_link") || !ASSERT_TRUE(w, "iter_write"))
+		goto out;
+	fd = bpf_program__fd(w->progs.rewrite);
 	ASSERT_ERR(bpf_map_update_elem(bpf_map__fd(skel->maps.jmp), &zero, &fd, 0), EACCES,
 		   "a writing iterator into a prog array");
-	fd = bpf_program__fd(skel->progs.peek);
+	fd = bpf_program__fd(w->progs.peek);
 	ASSERT_ERR(bpf_map_update_elem(bpf_map__fd(skel->maps.jmp), &zero, &fd, 0), EACCES,
 		   "a reading iterator into a prog array");
 	ro = ro_array(true);
@@ -254,6 +258,7 @@ out:
 	bpf_link__destroy(link);
 	if (ro >= 0)
 		close(ro);
+	iter_write__destroy(w);
 	iter_link__destroy(skel);
 }
 

@@ -9,7 +9,6 @@
  */
 #include <stdlib.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 #include <bpf/btf.h>
 
 #include "runner.h"
@@ -66,44 +65,44 @@ enum add {
 	ADD_RND_HI32 = 16,
 };
 
+struct additions {
+	struct extra *x;
+	int add;
+};
+
+/* sys_prog_load_with()'s more(): the attacker's additions */
+static void set_additions(union bpf_attr *attr, void *arg)
+{
+	const struct additions *a = arg;
+	struct extra *x = a->x;
+
+	if (a->add & (ADD_BTF | ADD_FUNC | ADD_LINE | ADD_CORE))
+		attr->prog_btf_fd = btf__fd(x->btf);
+	if (a->add & (ADD_FUNC | ADD_CORE)) {
+		attr->func_info = (uintptr_t)&x->func;
+		attr->func_info_cnt = 1;
+		attr->func_info_rec_size = sizeof(x->func);
+	}
+	if (a->add & ADD_LINE) {
+		attr->line_info = (uintptr_t)&x->line;
+		attr->line_info_cnt = 1;
+		attr->line_info_rec_size = sizeof(x->line);
+	}
+	if (a->add & ADD_CORE) {
+		attr->core_relos = (uintptr_t)&x->relo;
+		attr->core_relo_cnt = 1;
+		attr->core_relo_rec_size = sizeof(x->relo);
+	}
+	if (a->add & ADD_RND_HI32)
+		attr->prog_flags = BPF_F_TEST_RND_HI32;
+}
+
 /* BPF_PROG_LOAD of l (signed or not) with the attacker's additions */
 static int load_with(struct load *l, struct extra *x, int add)
 {
-	const size_t sz = offsetofend(union bpf_attr, keyring_id);
-	union bpf_attr attr;
+	struct additions a = { x, add };
 
-	memset(&attr, 0, sz);
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (uintptr_t)l->insns;
-	attr.insn_cnt = l->cnt;
-	attr.license = (uintptr_t)"GPL";
-	attr.signature = (uintptr_t)l->sig;
-	attr.signature_size = l->sig_len;
-	attr.keyring_id = l->keyring_id;
-	if (add & (ADD_BTF | ADD_FUNC | ADD_LINE | ADD_CORE))
-		attr.prog_btf_fd = btf__fd(x->btf);
-	if (add & (ADD_FUNC | ADD_CORE)) {
-		attr.func_info = (uintptr_t)&x->func;
-		attr.func_info_cnt = 1;
-		attr.func_info_rec_size = sizeof(x->func);
-	}
-	if (add & ADD_LINE) {
-		attr.line_info = (uintptr_t)&x->line;
-		attr.line_info_cnt = 1;
-		attr.line_info_rec_size = sizeof(x->line);
-	}
-	if (add & ADD_CORE) {
-		attr.core_relos = (uintptr_t)&x->relo;
-		attr.core_relo_cnt = 1;
-		attr.core_relo_rec_size = sizeof(x->relo);
-	}
-	if (add & ADD_RND_HI32)
-		attr.prog_flags = BPF_F_TEST_RND_HI32;
-	attr.log_buf = (uintptr_t)vlog;
-	attr.log_size = sizeof(vlog);
-	attr.log_level = 1;
-	vlog[0] = 0;
-	return syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sz);
+	return sys_prog_load_with(l, set_additions, &a);
 }
 
 static int run_retval(int fd)

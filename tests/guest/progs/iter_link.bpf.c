@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpf_map_elem iterators for the checks an attach makes and a link update
- * or a tail call must not get around: a reader, a writer, one that writes
- * past a 4-byte value, and a reader that only tail-calls jmp[0].
+ * or a tail call must not get around, beside iter_write.bpf.c's reader and
+ * writer: one that writes past a 4-byte value, and one that only tail-calls
+ * jmp[0].
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
-
-__u32 seen;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
@@ -15,26 +14,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } jmp SEC(".maps");
-
-SEC("iter/bpf_map_elem")
-int peek(struct bpf_iter__bpf_map_elem *ctx)
-{
-	__u32 *value = ctx->value;
-
-	if (value)
-		seen = *value;
-	return 0;
-}
-
-SEC("iter/bpf_map_elem")
-int rewrite(struct bpf_iter__bpf_map_elem *ctx)
-{
-	__u32 *value = ctx->value;
-
-	if (value)
-		*value = 0xdeadbeef;
-	return 0;
-}
 
 /* max_rdwr_access 4100 */
 SEC("iter/bpf_map_elem")
