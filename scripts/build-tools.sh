@@ -8,7 +8,7 @@ set -eu
 mkdir -p "$tout/libbpf" "$tout/bpftool"
 
 echo "  BUILD   libbpf"
-make -s -C "$src/tools/lib/bpf" OUTPUT="$tout/libbpf/" CC="ccache gcc" \
+make -s -C "$src/tools/lib/bpf" OUTPUT="$tout/libbpf/" CC="$kcc" \
 	BUILD_STATIC_ONLY=1 DESTDIR="$tout" prefix= -j"$jobs" \
 	install_headers "$tout/libbpf/libbpf.a" >/dev/null
 mkdir -p "$tout/lib"
@@ -23,7 +23,7 @@ cmp -s "$tout/libbpf/libbpf.a" "$tout/lib/libbpf.a" || cp "$tout/libbpf/libbpf.a
 bpftool() {
 	o=$tout/$1/
 	shift
-	set -- -s -C "$src/tools/bpf/bpftool" OUTPUT="$o" CC="ccache gcc" \
+	set -- -s -C "$src/tools/bpf/bpftool" OUTPUT="$o" CC="$kcc" \
 		CLANG="$clang" LLVM_STRIP=llvm-strip-22 -j"$jobs" "$@"
 	make "$@" "${o}libbpf/libbpf.a" "${o}bootstrap/libbpf/libbpf.a" $(for h in hashmap nlattr relo_core libbpf_internal; do
 			echo "${o}libbpf/include/bpf/$h.h"; done) \

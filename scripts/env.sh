@@ -22,11 +22,15 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-6G}
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=bpfsign KBUILD_BUILD_HOST=bpfsign
 export SOURCE_DATE_EPOCH=1767225600
+# ccache when there is one: make test installs it, a package build
+# (debian/rules) does not assume it.
+kcc=gcc
+! command -v ccache > /dev/null || kcc="ccache gcc"
 jobs=$(nproc)
 clang=${CLANG:-clang-22}
 kmake() {
 	# An empty LOCALVERSION keeps setlocalversion from appending "+" for the
 	# git tree: the release is exactly 6.12.N-bpfsign.
-	make -s -C "$src" O="$kout" CC="ccache gcc" HOSTCC="ccache gcc" \
+	make -s -C "$src" O="$kout" CC="$kcc" HOSTCC="$kcc" \
 		LOCALVERSION= -j"$jobs" "$@"
 }

@@ -26,7 +26,10 @@ version=$(sed -n 's/^#define BPFSIGN_VERSION "\(.*\)"/\1/p' "$top/signer/libbpfs
 src=$tmp/src/bpfsign-$version	# the copy dpkg-buildpackage builds
 root=$tmp/root			# make install DESTDIR=$root PREFIX=/usr
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-deb=$tmp/src/bpfsign_${version}_$(dpkg-architecture -qDEB_HOST_ARCH).deb
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+deb=$tmp/src/bpfsign_${version}_$arch.deb
+debs="$deb $tmp/src/libbpfsign1_${version}_$arch.deb $tmp/src/libbpfsign-dev_${version}_$arch.deb"
+pkgs="bpfsign libbpfsign-dev libbpfsign1"	# removal order
 
 # --- helpers ----------------------------------------------------------------
 
@@ -57,13 +60,24 @@ only_bpfsign() {	# FILE WHAT: nm lines of FILE's defined globals, bpfsign_* only
 
 # --- the build: a copy of the tree, packaged --------------------------------
 
+# A throwaway key, as a distribution's own would be given to the build.
+throwaway_key() {
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=throwaway distro key" \
+		-addext subjectKeyIdentifier=hash -keyout "$tmp/distro.key" -out "$tmp/distro.crt" \
+		> /dev/null 2>&1
+}
+
 t_build() {
 	[ -f "$build/tools/lib/libbpf.a" ] && [ -f "$build/kbuild/vmlinux" ] ||
 		{ echo "no $build/tools or kbuild/vmlinux: make tools first"; return 1; }
 	copy_tree "$src" || { echo "cannot copy the tree"; return 1; }
-	(cd "$src" && BPFSIGN_BUILD=$build dpkg-buildpackage -us -uc -b) > build.log 2>&1 ||
+	throwaway_key || { echo "openssl cannot make a throwaway key"; return 1; }
+	(cd "$src" && BPFSIGN_BUILD=$build POLICY_KEY=$tmp/distro.key POLICY_CERT=$tmp/distro.crt \
+		dpkg-buildpackage -us -uc -b) > build.log 2>&1 ||
 		{ echo "dpkg-buildpackage failed:"; tail -n 30 build.log; return 1; }
-	[ -f "$deb" ] || { echo "no $deb after dpkg-buildpackage"; ls "$tmp/src"; return 1; }
+	for d in $debs; do
+		[ -f "$d" ] || { echo "no $d after dpkg-buildpackage"; ls "$tmp/src"; return 1; }
+	done
 	# and the same build installed by hand: the tree the tests below read
 	make -C "$src" install DESTDIR="$root" PREFIX=/usr BUILD="$build" \
 		O="$src/debian/policies-obj" > install.log 2>&1 ||
@@ -76,6 +90,11 @@ expected_files() {
 	printf '%s\n' usr/bin/bpfsign usr/bin/gen-loader usr/sbin/bpfsign-policy \
 		usr/share/man/man1/bpfsign.1 usr/share/man/man1/gen-loader.1 \
 		usr/share/man/man8/bpfsign-policy.8 \
+		usr/sbin/bpfsign-bpftool usr/share/man/man8/bpfsign-bpftool.8 \
+		usr/include/bpfsign/bpf/skel_internal.h usr/include/bpfsign/bpf/bpf.h \
+		usr/include/bpfsign/bpf/libbpf_common.h usr/include/bpfsign/bpf/libbpf_legacy.h \
+		usr/include/bpfsign/bpf/libbpf_version.h usr/include/bpfsign/linux/bpf.h \
+		usr/include/bpfsign/linux/bpf_common.h \
 		usr/lib/libbpfsign.a "usr/lib/libbpfsign.so.$version" \
 		"usr/lib/libbpfsign.so.${version%%.*}" usr/lib/libbpfsign.so \
 		usr/include/libbpfsign.h usr/lib/pkgconfig/bpfsign.pc \
@@ -135,7 +154,8 @@ t_pkg_config() {
 	cflags=$($pc --cflags bpfsign) && libs=$($pc --libs bpfsign) ||
 		{ echo "pkg-config does not know bpfsign"; return 1; }
 	# the sysroot's include directory, and the library of the sysroot
-	expect_eq "$(echo $cflags)" "-I$root/usr/include" "pkg-config --cflags" || return 1
+	expect_eq "$(echo $cflags)" "-I$root/usr/include -I$root/usr/include/bpfsign" \
+		"pkg-config --cflags" || return 1
 	expect_eq "$(echo $libs)" "-L$root/usr/lib -lbpfsign" "pkg-config --libs" || return 1
 	expect_eq "$($pc --modversion bpfsign)" "$version" "pkg-config --modversion" || return 1
 	# shared: the program's own read_file()/kit_err() beside the library's
@@ -184,7 +204,8 @@ opens_of() {	# FILE STRACE-LOG: how many times FILE was opened
 t_cert_once() {
 	local gl=$src/gen-loader/gen-loader obj=$src/debian/policies-obj h
 	h=$obj/deny_unsigned.lskel.h
-	cp "$keys/signing.crt" c.crt
+	# the package build signed the policies with the throwaway key
+	cp "$tmp/distro.crt" c.crt
 	# three headers, one reading of the certificate (before: one per header)
 	strace -f -e trace=openat -o v.trace "$gl" verify --cert c.crt "$h" "$h" "$h" > /dev/null ||
 		{ echo "gen-loader verify of the policy header failed"; return 1; }
@@ -193,12 +214,12 @@ t_cert_once() {
 	# gen signs and checks its signature with the signer's certificate:
 	# one reading (before: bpfsign_signer_load() and bpfsign_verify())
 	strace -f -e trace=openat -o g.trace "$gl" "$obj/deny_unsigned.bpf.o" -o g.h \
-		--key "$keys/signing.key" --cert c.crt --btf "$build/kbuild/vmlinux" > /dev/null ||
+		--key "$tmp/distro.key" --cert c.crt --btf "$build/kbuild/vmlinux" > /dev/null ||
 		{ echo "gen-loader gen failed"; return 1; }
 	expect_eq "$(opens_of c.crt g.trace)" 1 "openings of the certificate by gen" || return 1
 	# attach: the certificate once for its two checks
 	"$gl" "$obj/deny_unsigned.bpf.o" -o u.h --payload-out p.bin --btf "$build/kbuild/vmlinux" &&
-	"$src/signer/bpfsign" sign --key "$keys/signing.key" --cert c.crt --out p.p7s p.bin ||
+	"$src/signer/bpfsign" sign --key "$tmp/distro.key" --cert c.crt --out p.p7s p.bin ||
 		{ echo "cannot make an unsigned header and its signature"; return 1; }
 	strace -f -e trace=openat -o a.trace "$gl" attach --signature p.p7s --cert c.crt u.h ||
 		{ echo "gen-loader attach failed"; return 1; }
@@ -293,56 +314,147 @@ t_initramfs_hook() {
 
 # --- the Debian package ------------------------------------------------------
 
+# The key check comes first in the build: nothing is built or signed.
+t_deb_no_key() {
+	(cd "$src" && env -u POLICY_KEY -u POLICY_CERT DEB_BUILD_OPTIONS= \
+		make -f debian/rules override_dh_auto_build) > out 2> err
+	rc=$?
+	expect_rc 2 "a package build without POLICY_KEY" || return 1
+	expect_err "POLICY_KEY" || return 1
+	expect_err "DEB_BUILD_OPTIONS=bpfsign-test-key" || return 1
+	# a key without its certificate is refused too
+	(cd "$src" && env -u POLICY_CERT POLICY_KEY=$tmp/distro.key \
+		make -f debian/rules override_dh_auto_build) > out 2> err
+	rc=$?
+	expect_rc 2 "POLICY_KEY without POLICY_CERT" && expect_err "POLICY_CERT"
+}
+
+# The policies the package ships are signed with the key the build was
+# given, not the kit's test key.
+t_deb_signed_by() {
+	dpkg-deb -x "$deb" sb || return 1
+	"$root/usr/bin/gen-loader" verify --cert "$tmp/distro.crt" \
+		sb/usr/lib/bpfsign/policies/deny_unsigned.lskel.h > out 2> err ||
+		{ echo "the shipped policy does not verify with the build's key:"; cat out err; return 1; }
+	"$root/usr/bin/gen-loader" verify --cert "$keys/signing.crt" \
+		sb/usr/lib/bpfsign/policies/deny_unsigned.lskel.h > out 2> err &&
+		{ echo "the shipped policy verifies with the kit's TEST-ONLY key"; return 1; }
+	return 0
+}
+
+# A user of the packages only: the three debs unpacked into a scratch
+# root; the installed gen-loader and bpfsign-bpftool make signed headers of
+# an installed BPF object, and a loader compiles and links against the
+# installed headers, never the build tree's or the host's libbpf ones.
+t_deb_user_build() {
+	local r=$PWD/sr h f
+	for d in $debs; do dpkg-deb -x "$d" "$r" || return 1; done
+	r_pc() { PKG_CONFIG_PATH=$r/usr/lib/$multiarch/pkgconfig \
+		pkg-config --define-variable=prefix="$r/usr" "$@" bpfsign; }
+	"$r/usr/bin/gen-loader" "$r/usr/lib/bpfsign/policies/deny_unsigned.bpf.o" -o gl.lskel.h \
+		--name first --key "$tmp/distro.key" --cert "$tmp/distro.crt" \
+		--btf "$build/kbuild/vmlinux" > out 2> err ||
+		{ echo "the installed gen-loader cannot make a header:"; cat err; return 1; }
+	"$r/usr/sbin/bpfsign-bpftool" gen skeleton -L -S -k "$tmp/distro.key" -i "$tmp/distro.crt" \
+		"$r/usr/lib/bpfsign/policies/deny_unsigned.bpf.o" name first > bt.lskel.h 2> err ||
+		{ echo "the installed bpfsign-bpftool cannot make a header:"; cat err; return 1; }
+	for h in gl bt; do
+		# bpftool's headers rely on the includer for <errno.h>, as
+		# upstream's skel_internal.h does
+		cat > "$h.c" <<-EOC
+		#include <errno.h>
+		#include "$h.lskel.h"
+		int main(void)
+		{
+			struct first *s = first__open_and_load();
+
+			if (!s)
+				return 1;
+			first__destroy(s);
+			return 0;
+		}
+		EOC
+		cc -Wall -Werror -H $(r_pc --cflags) -o "$h" "$h.c" $(r_pc --libs) \
+			> "$h.cc" 2>&1 || { echo "$h.lskel.h does not build:"; cat "$h.cc"; return 1; }
+		# every bpf/ and linux/bpf*.h header is the installed one
+		f=$(grep -E '^\.+ .*(/bpf/|/linux/bpf)' "$h.cc" | grep -v " $r/usr/include/bpfsign/")
+		[ -z "$f" ] || { echo "$h.c used headers from outside the packages:"; echo "$f"; return 1; }
+		grep -q " $r/usr/include/bpfsign/bpf/skel_internal.h" "$h.cc" ||
+			{ echo "$h.c did not include the packaged skel_internal.h"; return 1; }
+	done
+}
+
+deb_has() {	# DEB FILE...: the package holds each FILE
+	local d=$1
+	shift
+	dpkg-deb -c "$d" | awk '{ print $6 }' | sed 's|^\./||' > contents
+	for f in "$@"; do
+		grep -qx "$f" contents || { echo "${d##*/} lacks $f"; return 1; }
+	done
+}
+
 t_deb_contents() {
-	dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./||' > contents
-	for f in usr/bin/bpfsign usr/bin/gen-loader usr/sbin/bpfsign-policy \
-		"usr/lib/$multiarch/libbpfsign.so.$version" "usr/lib/$multiarch/libbpfsign.a" \
-		"usr/lib/$multiarch/pkgconfig/bpfsign.pc" usr/include/libbpfsign.h \
+	local dev=${debs##* } lib
+	lib=${debs#* }
+	lib=${lib%% *}
+	deb_has "$deb" usr/bin/bpfsign usr/bin/gen-loader usr/sbin/bpfsign-policy \
+		usr/sbin/bpfsign-bpftool usr/share/man/man8/bpfsign-bpftool.8.gz \
 		usr/share/man/man1/bpfsign.1.gz usr/share/man/man1/gen-loader.1.gz \
 		usr/share/man/man8/bpfsign-policy.8.gz usr/share/initramfs-tools/hooks/bpfsign \
 		usr/share/bpfsign/initramfs/bpf-keyring usr/lib/bpfsign/policies/deny_unsigned.lskel.h \
-		usr/lib/bpfsign/policies/audit_log.bpf.o usr/share/doc/bpfsign/copyright; do
-		grep -qx "$f" contents || { echo "the package lacks $f"; return 1; }
-	done
-	dpkg-deb --fsys-tarfile "$deb" | tar xOf - "./usr/lib/$multiarch/pkgconfig/bpfsign.pc" |
-		grep -q "^libdir=/usr/lib/$multiarch$" ||
-		{ echo "bpfsign.pc: libdir is not the multiarch one"; return 1; }
+		usr/lib/bpfsign/policies/audit_log.bpf.o usr/share/doc/bpfsign/copyright || return 1
+	deb_has "$lib" "usr/lib/$multiarch/libbpfsign.so.$version" \
+		"usr/lib/$multiarch/libbpfsign.so.${version%%.*}" || return 1
+	deb_has "$dev" "usr/lib/$multiarch/libbpfsign.a" "usr/lib/$multiarch/libbpfsign.so" \
+		"usr/lib/$multiarch/pkgconfig/bpfsign.pc" usr/include/libbpfsign.h \
+		usr/include/bpfsign/bpf/skel_internal.h usr/include/bpfsign/linux/bpf.h || return 1
+	dpkg-deb --fsys-tarfile "$dev" | tar xOf - "./usr/lib/$multiarch/pkgconfig/bpfsign.pc" > pc
+	grep -qx "libdir=\${prefix}/lib/$multiarch" pc && grep -qx 'prefix=/usr' pc ||
+		{ echo "bpfsign.pc: libdir is not the multiarch one under \${prefix}:"; cat pc; return 1; }
+	dpkg-deb -f "$deb" Built-Using | grep -q '^linux-6\.12 (= ' ||
+		{ echo "no Built-Using: linux-6.12 for the embedded libbpf:" \
+			"$(dpkg-deb -f "$deb" Built-Using)"; return 1; }
+	dpkg-deb -f "$dev" Depends | grep -q "libbpfsign1 (= $version)" ||
+		{ echo "libbpfsign-dev does not depend on its libbpfsign1"; return 1; }
 	# the packaged (stripped) library exports bpfsign_* only, too
-	dpkg-deb -x "$deb" x || return 1
+	for d in $debs; do dpkg-deb -x "$d" x || return 1; done
 	nm -g --defined-only "x/usr/lib/$multiarch/libbpfsign.a" | grep ' [A-Za-z] ' > a.syms
 	only_bpfsign a.syms "the packaged libbpfsign.a" || return 1
 	nm -D --defined-only "x/usr/lib/$multiarch/libbpfsign.so.$version" |
 		grep -v ' A LIBBPFSIGN_[0-9.]*$' | sed 's/@.*//' > dyn.syms
 	only_bpfsign dyn.syms "the packaged libbpfsign.so" || return 1
-	dpkg-deb -f "$deb" Depends | grep -q libssl3 ||
-		{ echo "Depends lacks libssl3 (shlibs): $(dpkg-deb -f "$deb" Depends)"; return 1; }
+	dpkg-deb -f "$lib" Depends | grep -q libssl3 ||
+		{ echo "Depends lacks libssl3 (shlibs): $(dpkg-deb -f "$lib" Depends)"; return 1; }
 }
 
+# Every warning is fixed or overridden with its reason beside it.
 t_lintian() {
-	lintian --tag-display-limit 0 "$deb" > l.out 2>&1
+	lintian --tag-display-limit 0 $debs > l.out 2>&1
 	cat l.out
-	grep -q '^E: ' l.out && { echo "lintian reports errors"; return 1; }
+	grep -q '^[EW]: ' l.out && { echo "lintian reports errors or warnings"; return 1; }
 	return 0
 }
 
 t_deb_install() {
 	[ "$(id -u)" = 0 ] || { echo "dpkg -i needs root"; return 1; }
 	dpkg -s bpfsign > /dev/null 2>&1 && { echo "a bpfsign package is installed already"; return 1; }
-	dpkg_ -i "$deb" || { echo "dpkg -i failed"; dpkg_ -P bpfsign; return 1; }
+	dpkg_ -i $debs || { echo "dpkg -i failed"; dpkg_ -P $pkgs; return 1; }
 	run bpfsign --help
 	expect_rc 0 "bpfsign --help from the package" &&
 	grep -q 'bpfsign sign' out && [ "$(command -v bpfsign)" = /usr/bin/bpfsign ] ||
-		{ dpkg_ -P bpfsign; return 1; }
+		{ dpkg_ -P $pkgs; return 1; }
 	run /usr/bin/gen-loader --version
-	expect_rc 0 "gen-loader --version" || { dpkg_ -P bpfsign; return 1; }
+	expect_rc 0 "gen-loader --version" || { dpkg_ -P $pkgs; return 1; }
 	PKG_CONFIG_PATH= pkg-config --modversion bpfsign | grep -qx "$version" ||
-		{ echo "pkg-config does not find the packaged bpfsign.pc"; dpkg_ -P bpfsign; return 1; }
-	dpkg -L bpfsign > files
-	dpkg_ -r bpfsign || { echo "dpkg -r failed"; dpkg_ -P bpfsign; return 1; }
+		{ echo "pkg-config does not find the packaged bpfsign.pc"; dpkg_ -P $pkgs; return 1; }
+	for p in $pkgs; do dpkg -L "$p"; done > files
+	dpkg_ -r $pkgs || { echo "dpkg -r failed"; dpkg_ -P $pkgs; return 1; }
 	left=$(while read -r f; do [ -f "$f" ] && echo "$f"; done < files)
-	[ -z "$left" ] || { echo "dpkg -r left:"; echo "$left"; dpkg_ -P bpfsign; return 1; }
-	dpkg_ -P bpfsign || { echo "dpkg -P failed"; return 1; }
-	dpkg -s bpfsign > /dev/null 2>&1 && { echo "still known to dpkg after purge"; return 1; }
+	[ -z "$left" ] || { echo "dpkg -r left:"; echo "$left"; dpkg_ -P $pkgs; return 1; }
+	dpkg_ -P $pkgs || { echo "dpkg -P failed"; return 1; }
+	for p in $pkgs; do
+		dpkg -s "$p" > /dev/null 2>&1 && { echo "$p still known to dpkg after purge"; return 1; }
+	done
 	return 0
 }
 
@@ -355,8 +467,11 @@ t "gen-loader reads a certificate once (verify of 3 headers, gen, attach)" t_cer
 t "V=1 shows commands, -MMD dependencies" t_make_v1
 t "CC=clang builds the tools" t_cc_clang
 t "initramfs-tools hook: nothing without certificates, all with" t_initramfs_hook
-t "deb: contents, exported symbols, multiarch pkg-config, shlibs" t_deb_contents
-t "deb: lintian reports no errors" t_lintian
+t "deb: a build given no key is refused, naming POLICY_KEY" t_deb_no_key
+t "deb: contents of bpfsign, libbpfsign1, libbpfsign-dev; pkg-config, Built-Using, shlibs" t_deb_contents
+t "deb: the shipped policies are signed by the build's key, not the test key" t_deb_signed_by
+t "deb: a signed header of each generator builds against the packages alone" t_deb_user_build
+t "deb: lintian reports no errors and no warnings" t_lintian
 t "deb: dpkg -i, bpfsign --help, dpkg -r, dpkg -P" t_deb_install
 
 echo "$passed passed, $failed failed"
