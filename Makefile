@@ -2,7 +2,7 @@
 # Every target installs or builds what it is missing first.
 
 .PHONY: all deps kernel tools guest-tests signer gen-loader policies host-test guest-test \
-	test demo bench fuzz fuzz-kernel install uninstall clean distclean help
+	test demo run bench fuzz fuzz-kernel install uninstall clean distclean help
 
 # V=1, the install directories (PREFIX, DESTDIR, ...) and BPF_CLANG, the one
 # clang for BPF programs: the scripts and tests/guest take it as CLANG.
@@ -20,6 +20,8 @@ help:
 	@echo "make kernel      patched 6.12 debug guest kernel in build/ (ccache; BPFSIGN_KERNEL=release for the release one)"
 	@echo "make tools       libbpf and bpftool from the patched tree"
 	@echo "make guest-test  boot the guest and run tests/guest (GUEST_ARGS=... to filter)"
+	@echo "make run PROG=./loader [ARGS=...] [CERTS=my.crt]"
+	@echo "                 boot the guest and run your own program (CERTS in its session keyring)"
 	@echo "make bench       side-by-side benchmarks, printed as ratios"
 	@echo "make fuzz        bounded libFuzzer runs of the parsers"
 	@echo "make fuzz-kernel the guest syscall fuzzer: SEED=N SECONDS=M [OPS=K VERBOSE=1] (replays a seed)"
@@ -59,6 +61,12 @@ test: guest-tests
 
 demo: guest-tests
 	@scripts/demo.sh
+
+# Your own program in the guest (README, "Your own program"): a static
+# binary, or a dynamic one whose libraries are copied with it.
+run: kernel tools
+	@[ -n "$(PROG)" ] || { echo "make run: PROG=path/to/your/binary" >&2; exit 2; }
+	@qemu/run-guest.sh --run $(foreach c,$(CERTS),--cert $(c)) $(PROG) $(ARGS)
 
 # Benchmarks time the release kernel, never the debug one: tests/bench/run.sh
 # runs the signer's bench here and the kernel's in three release boots.

@@ -7,6 +7,10 @@
 # every KASAN bug, and /init scans kmemleak at the end of each boot.
 #
 # Usage: qemu/run-guest.sh [TEST...]      environment: BPFSIGN_INJECT=fail|warn|kasan|leak,
+#        qemu/run-guest.sh --run [--cert CERT]... PROG [ARG...]
+#        (your own program: PROG and CERTs only, no tests; CERT, PEM or
+#        DER, goes into the session keyring PROG runs in; exits with PROG's
+#        status, or 1 on a kernel report or no end marker)
 #        BPFSIGN_KERNEL=debug|release,
 #        BPFSIGN_ACCEL=kvm|tcg, BPFSIGN_SMP=cpus, BPFSIGN_LOG=file, BPFSIGN_TIMEOUT=seconds, BPFSIGN_CMDLINE=extra,
 #        BPFSIGN_QUIET=1 (terminal shows test lines only)
@@ -21,8 +25,24 @@ log=${BPFSIGN_LOG:-$build/guest.log}
 timeout=${BPFSIGN_TIMEOUT:-600}
 
 die() { echo "run-guest: $*" >&2; exit 1; }
+run=
+certs=
+if [ "${1:-}" = --run ]; then
+	shift
+	while [ "${1:-}" = --cert ]; do
+		[ -f "${2:-}" ] || die "--cert ${2:-}: no such file"
+		certs="$certs $2"
+		shift 2
+	done
+	[ $# -gt 0 ] || die "--run needs a program"
+	[ -f "$1" ] && [ -x "$1" ] || die "--run $1: not an executable file"
+	run=$1
+	shift
+	initrd=$build/initramfs-run.$$.cpio.gz
+	log=${BPFSIGN_LOG:-$build/run-$(basename "$run").log}
+fi
 [ -f "$kernel" ] || die "no $kernel (make kernel)"
-[ -x "$guestbin/bpfsign-tests" ] || die "no guest tests (make guest-tests)"
+[ -n "$run" ] || [ -x "$guestbin/bpfsign-tests" ] || die "no guest tests (make guest-tests)"
 
 # copy_bin FILE DESTDIR: a host binary and the shared libraries it needs
 copy_bin() {
@@ -43,18 +63,41 @@ mkinitramfs() {
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$top/qemu/init" "$root/init"
 	copy_bin "$(command -v keyctl)" /bin
-	cp -r "$guestbin/." "$root/tests/"
 	cp "$tout/bpftool/bpftool" "$root/bin/"
+	chmod +x "$root/init"
+	if [ -n "$run" ]; then
+		run_files
+	else
+		test_files
+	fi
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+		gzip -n -1 > "$initrd.$$"
+	mv "$initrd.$$" "$initrd"
+	rm -rf "$root"
+}
+
+# A user's program, its shared libraries, and its certificates as DER (the
+# asymmetric key type takes DER only); /init runs it instead of the tests.
+run_files() {
+	mkdir -p "$root/run/certs"
+	copy_bin "$run" /run
+	i=0
+	for c in $certs; do
+		i=$((i + 1))
+		openssl x509 -in "$c" -outform DER -out "$root/run/certs/$i.der" 2>/dev/null ||
+			openssl x509 -inform DER -in "$c" -outform DER -out "$root/run/certs/$i.der" 2>/dev/null ||
+			die "--cert $c: neither a PEM nor a DER certificate"
+	done
+	basename "$run" > "$root/run/prog"
+}
+
+test_files() {
+	cp -r "$guestbin/." "$root/tests/"
 	mkdir -p "$root/tests/keys"
 	cp "$top"/keys-example/*.crt "$top"/keys-example/*.key "$root/tests/keys/"
 	echo "$(kmake -s kernelrelease)" > "$root/tests/kernelrelease"
 	leak=$kout/samples/kmemleak/kmemleak-test.ko
 	[ ! -f "$leak" ] || cp "$leak" "$root/tests/"
-	chmod +x "$root/init"
-	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-		gzip -n -1 > "$initrd.$$"
-	mv "$initrd.$$" "$initrd"
-	rm -rf "$root"
 }
 
 # QEMU with KVM is much faster, but the paravirtual /dev/kvm of some hosts
@@ -85,7 +128,7 @@ show() {
 }
 
 # Rebuilt only when one of its inputs is newer: five boots share one.
-if [ ! -f "$initrd" ] || [ -n "$(find "$top/qemu/init" "$guestbin" "$tout/bpftool/bpftool" \
+if [ -n "$run" ] || [ ! -f "$initrd" ] || [ -n "$(find "$top/qemu/init" "$guestbin" "$tout/bpftool/bpftool" \
 	"$top/keys-example" "$kimage" -newer "$initrd" -print -quit)" ]; then
 	mkinitramfs
 fi
@@ -115,6 +158,13 @@ if grep -nE '(WARNING:|BUG:|Oops|KASAN|UBSAN:|unreferenced object|new suspected 
 fi
 grep -q '^BPFSIGN-GUEST-END' "$log" ||
 	{ echo "run-guest: no end marker within ${timeout}s ($log)" >&2; bad=1; }
+if [ -n "$run" ]; then
+	rm -f "$initrd"
+	rc=$(sed -n 's/^BPFSIGN-GUEST-END rc=\([0-9]*\)$/\1/p' "$log" | tail -n1)
+	[ "$bad" = 0 ] || exit 1
+	echo "run-guest: $(basename "$run") exited with ${rc:-?}" >&2
+	exit "${rc:-1}"
+fi
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n1)
 [ -n "$summary" ] || { echo "run-guest: no test summary ($log)" >&2; bad=1; }
 case $summary in *" 0 failed") ;; *) bad=1 ;; esac
