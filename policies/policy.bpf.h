@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The maps and helpers every policy has: "events", a ring buffer of its
- * decisions that `bpfsign-policy log` prints, and "stats", its counters.
- * Included once by each policies/ *.bpf.c, after vmlinux.h.
+ * decisions that `bpfsign-policy log` prints and consumes, "tally", the
+ * records the ring buffer had no room for, counted per caller and reason,
+ * and "stats", its counters.  The CLI freezes stats and tally before it
+ * attaches the policy: no bpf(2) command can write or delete them, only
+ * programs (these, and a program root loads that binds the map: see
+ * policies/README.md).  Included once by each policies/ *.bpf.c, after
+ * vmlinux.h.
  */
 #ifndef BPFSIGN_POLICY_BPF_H
 #define BPFSIGN_POLICY_BPF_H
@@ -26,6 +31,16 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } stats SEC(".maps");
+
+/* Not LRU: a flood must not evict the entries of earlier callers; when
+ * it is full, the record is counted in stats[lost] only.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFSIGN_MAX_TALLIES);
+	__type(key, struct bpfsign_tally_key);
+	__type(value, struct bpfsign_tally);
+} tally SEC(".maps");
 
 static __always_inline void count(__u32 stat)
 {
@@ -61,7 +76,58 @@ static __always_inline void event_fill(struct bpfsign_event *e, struct bpf_prog 
 	e->policy = policy;
 }
 
-/* Count the decision and log it; a full ring buffer is counted as lost. */
+/*
+ * The ring buffer is full: count the record under (uid, reason).  Two
+ * CPUs may both miss the lookup; the one whose BPF_NOEXIST insert loses
+ * adds to the winner's entry.  Counts are atomic; the last_* fields are
+ * informative and may mix two concurrent callers.
+ */
+static __always_inline void tally_add(struct bpf_prog *prog, bool kernel, __u8 policy,
+				      __u8 decision, __u8 stage, int err)
+{
+	struct bpf_prog_aux *aux = BPF_CORE_READ(prog, aux);
+	struct bpfsign_tally_key key = {
+		.uid = (__u32)bpf_get_current_uid_gid(),
+		.prog_type = BPF_CORE_READ(prog, type),
+		.err = err,
+		.policy = policy,
+		.decision = decision,
+		.stage = stage,
+		.verdict = BPF_CORE_READ(aux, sig.verdict),
+		.keyring = BPF_CORE_READ(aux, sig.keyring_type),
+		.kernel = kernel,
+	};
+	__u32 pid = bpf_get_current_pid_tgid() >> 32;
+	__u64 now = bpf_ktime_get_boot_ns();
+	struct bpfsign_tally *t, init = {
+		.count = 1, .first_ns = now, .last_ns = now, .first_pid = pid, .last_pid = pid,
+	};
+
+	if (BPF_CORE_READ(aux, loader_id)) {
+		key.loader = 1;
+		key.loader_verdict = BPF_CORE_READ(aux, loader_verdict);
+	}
+	t = bpf_map_lookup_elem(&tally, &key);
+	if (!t) {
+		bpf_get_current_comm(init.last_comm, sizeof(init.last_comm));
+		if (!bpf_map_update_elem(&tally, &key, &init, BPF_NOEXIST)) {
+			count(BPFSIGN_STAT_TALLIED);
+			return;
+		}
+		t = bpf_map_lookup_elem(&tally, &key);
+		if (!t) {
+			count(BPFSIGN_STAT_LOST);	/* the tally is full */
+			return;
+		}
+	}
+	__sync_fetch_and_add(&t->count, 1);
+	t->last_ns = now;
+	t->last_pid = pid;
+	bpf_get_current_comm(t->last_comm, sizeof(t->last_comm));
+	count(BPFSIGN_STAT_TALLIED);
+}
+
+/* Count the decision and log it: into the ring buffer, else the tally. */
 static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, bool kernel,
 				   __u8 policy, __u8 decision, __u8 stage, int err)
 {
@@ -70,7 +136,7 @@ static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, 
 	count(decision);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count(BPFSIGN_STAT_LOST);
+		tally_add(prog, kernel, policy, decision, stage, err);
 		return;
 	}
 	event_fill(e, prog, attr, policy);

@@ -12,6 +12,11 @@
 #define BPFSIGN_DIGEST_LEN	32
 #define BPFSIGN_MAX_KEYRINGS	64
 #define BPFSIGN_EVENTS_SIZE	(64 * 1024)
+/* tally entries: one per (caller uid, reason) whose record found the ring
+ * buffer full; the key's fields are bounded (uid, 33 program types, a few
+ * verdicts, keyrings and errnos), so a flood from one caller is one entry
+ */
+#define BPFSIGN_MAX_TALLIES	4096
 /* bits of bpfsign_allow_config.allow_types: enum bpf_prog_type values below
  * this fit; 6.12 has 33 (UNSPEC to NETFILTER)
  */
@@ -79,14 +84,52 @@ struct bpfsign_event {
 	__u8 kernel;			/* made through bpf_sys_bpf(): the hook's bool kernel */
 };
 
-/* stats[] indices: decisions, counted by every policy */
+/*
+ * stats[] indices: decisions, counted by every policy.  Each record a
+ * policy makes goes to exactly one place: the "events" ring buffer, else
+ * (ring full) a count in the "tally" map (stats[tallied]), else (tally
+ * full too) stats[lost] alone.  So for each decision that is recorded,
+ * stats[decision] = records put into events + their tally counts + lost.
+ * The CLI freezes stats and tally before attaching: bpf(2) cannot reset
+ * them.
+ */
 enum {
 	BPFSIGN_STAT_ALLOW	= BPFSIGN_ALLOW,
 	BPFSIGN_STAT_DENY	= BPFSIGN_DENY,
 	BPFSIGN_STAT_WOULD_DENY	= BPFSIGN_WOULD_DENY,
 	BPFSIGN_STAT_REJECT	= BPFSIGN_REJECT,
-	BPFSIGN_STAT_LOST	= 4,	/* events the ring buffer had no room for */
-	BPFSIGN_STAT_MAX	= 5,
+	BPFSIGN_STAT_LOST	= 4,	/* records in neither events nor tally */
+	BPFSIGN_STAT_TALLIED	= 5,	/* records counted in tally, ring full */
+	BPFSIGN_STAT_MAX	= 6,
+};
+
+/* A "tally" key: who, and why, for the records the ring buffer had no
+ * room for.  Only bounded fields: a caller cannot split its flood into
+ * more entries than it has uids (the uid as the initial namespace sees
+ * it) times reasons.
+ */
+struct bpfsign_tally_key {
+	__u32 uid;
+	__u32 prog_type;
+	__s32 err;		/* 0 or the negative errno of the decision */
+	__u8 policy;		/* enum bpfsign_policy_id */
+	__u8 decision;		/* enum bpfsign_decision */
+	__u8 stage;		/* enum bpfsign_stage */
+	__u8 verdict;		/* aux->sig.verdict */
+	__u8 keyring;		/* aux->sig.keyring_type */
+	__u8 loader_verdict;	/* of the loader, if loader */
+	__u8 loader;		/* 1: loaded by a loader program (loader_id != 0) */
+	__u8 kernel;		/* the hook's bool kernel */
+};
+
+/* and its value: how many, when, and the first and the last caller */
+struct bpfsign_tally {
+	__u64 count;
+	__u64 first_ns;		/* bpf_ktime_get_boot_ns() */
+	__u64 last_ns;
+	__u32 first_pid;	/* tgid */
+	__u32 last_pid;
+	char last_comm[BPFSIGN_COMM_LEN];
 };
 
 /* keyring-allowlist: its one "config" element */

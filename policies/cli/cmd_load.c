@@ -184,7 +184,7 @@ static int run_unload(const struct cmd *cmd, const struct parsed *p)
 }
 
 static const char *const stat_names[BPFSIGN_STAT_MAX] = {
-	"allow", "deny", "would-deny", "reject", "lost",
+	"allow", "deny", "would-deny", "reject", "lost", "tallied",
 };
 
 static void status_links(const char *dir)

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfsign-policy log: a policy's "events" ring buffer as JSON lines.
- * Reading consumes: records printed once are gone from the buffer.
+ * bpfsign-policy log: a policy's "events" ring buffer as JSON lines, then
+ * its "tally", the records the buffer had no room for, one line per caller
+ * and reason with a count.  Reading consumes the buffer: records printed
+ * once are gone from it.  The tally is frozen (no bpf(2) command deletes
+ * from it): it is printed whole each time, cumulative since the load.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -60,22 +64,48 @@ static const char *keyring_str(__u32 k)
 	return k == BPFSIGN_KEYRING_NONE ? "none" : name ? name : "unknown";
 }
 
+/* boot_ns as UTC wall-clock time, microseconds */
+static void wall_time(const struct log_state *st, __u64 boot_ns, char *when, size_t size)
+{
+	__u64 ns = boot_ns + st->realtime_minus_boot;
+	time_t sec = ns / 1000000000ULL;
+	char tbuf[32];
+	struct tm tm;
+
+	gmtime_r(&sec, &tm);
+	strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(when, size, "%s.%06lluZ", tbuf, (unsigned long long)(ns % 1000000000ULL / 1000));
+}
+
+static void out_prog_type(struct out *o, __u32 prog_type)
+{
+	const char *type = libbpf_bpf_prog_type_str(prog_type);
+
+	if (type)
+		out_str(o, "prog_type", type);
+	else
+		out_int(o, "prog_type", prog_type);
+}
+
+static void out_errno(struct out *o, int err)
+{
+	const char *err_name = err < 0 ? strerrorname_np(-err) : NULL;
+
+	out_int(o, "errno", -err);
+	if (err_name)
+		out_str(o, "error", err_name);
+	else
+		out_null(o, "error");
+}
+
 /* One JSON line (common/out.c, the kit's one JSON writer), keys in the
  * order bpfsign-policy(8) documents. */
 static void print_event(const struct log_state *st, const struct bpfsign_event *e)
 {
-	__u64 ns = e->boot_ns + st->realtime_minus_boot;
-	time_t sec = ns / 1000000000ULL;
-	const char *type = libbpf_bpf_prog_type_str(e->prog_type);
-	const char *err_name = e->err < 0 ? strerrorname_np(-e->err) : NULL;
-	char tbuf[32], when[48], comm[sizeof(e->comm) + 1];
-	struct tm tm;
+	char when[48], comm[sizeof(e->comm) + 1];
 	struct out o;
 
-	gmtime_r(&sec, &tm);
-	strftime(tbuf, sizeof(tbuf), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(when, sizeof(when), "%s.%06lluZ", tbuf,
-		 (unsigned long long)(ns % 1000000000ULL / 1000));
+	wall_time(st, e->boot_ns, when, sizeof(when));
 	snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(e->comm), e->comm);
 
 	out_begin_record(&o, stdout);
@@ -85,10 +115,7 @@ static void print_event(const struct log_state *st, const struct bpfsign_event *
 	out_int(&o, "pid", e->pid);
 	out_int(&o, "uid", e->uid);
 	out_str(&o, "comm", comm);
-	if (type)
-		out_str(&o, "prog_type", type);
-	else
-		out_int(&o, "prog_type", e->prog_type);
+	out_prog_type(&o, e->prog_type);
 	out_bool(&o, "signed", e->signed_load);
 	out_bool(&o, "kernel", e->kernel);
 	out_str(&o, "verdict", verdict_str(e->verdict));
@@ -105,13 +132,94 @@ static void print_event(const struct log_state *st, const struct bpfsign_event *
 	}
 	out_str(&o, "decision", NAME_OF(decisions, e->decision));
 	out_str(&o, "stage", NAME_OF(stages, e->stage));
-	out_int(&o, "errno", -e->err);
-	if (err_name)
-		out_str(&o, "error", err_name);
-	else
-		out_null(&o, "error");
+	out_errno(&o, e->err);
 	out_hex(&o, "digest", e->digest, BPFSIGN_DIGEST_LEN);
 	out_end(&o);
+}
+
+struct tally_entry {
+	struct bpfsign_tally_key key;
+	struct bpfsign_tally val;
+};
+
+/* One line per tally entry: "tally" (the count) first, so that a reader
+ * tells it from a record; then the fields of the records it stands for.
+ */
+static void print_tally(const struct log_state *st, const struct tally_entry *t)
+{
+	char first[48], last[48], comm[sizeof(t->val.last_comm) + 1];
+	struct out o;
+
+	wall_time(st, t->val.first_ns, first, sizeof(first));
+	wall_time(st, t->val.last_ns, last, sizeof(last));
+	snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(t->val.last_comm), t->val.last_comm);
+
+	out_begin_record(&o, stdout);
+	out_int(&o, "tally", (long long)t->val.count);
+	out_str(&o, "first", first);
+	out_int(&o, "first_boot_ns", (long long)t->val.first_ns);
+	out_str(&o, "last", last);
+	out_int(&o, "last_boot_ns", (long long)t->val.last_ns);
+	out_str(&o, "policy", NAME_OF(policy_names, t->key.policy));
+	out_int(&o, "uid", t->key.uid);
+	out_int(&o, "first_pid", t->val.first_pid);
+	out_int(&o, "last_pid", t->val.last_pid);
+	out_str(&o, "last_comm", comm);
+	out_prog_type(&o, t->key.prog_type);
+	out_bool(&o, "kernel", t->key.kernel);
+	out_str(&o, "verdict", verdict_str(t->key.verdict));
+	out_str(&o, "keyring", keyring_str(t->key.keyring));
+	if (t->key.loader)
+		out_str(&o, "loader_verdict", verdict_str(t->key.loader_verdict));
+	else
+		out_null(&o, "loader_verdict");
+	out_str(&o, "decision", NAME_OF(decisions, t->key.decision));
+	out_str(&o, "stage", NAME_OF(stages, t->key.stage));
+	out_errno(&o, t->key.err);
+	out_end(&o);
+}
+
+static int by_first_seen(const void *a, const void *b)
+{
+	const struct tally_entry *x = a, *y = b;
+
+	if (x->val.first_ns != y->val.first_ns)
+		return x->val.first_ns < y->val.first_ns ? -1 : 1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+/* The whole tally, oldest entry first. */
+static int print_tallies(const struct log_state *st, const char *path)
+{
+	struct bpfsign_tally_key key, *prev = NULL;
+	struct tally_entry *tab;
+	int fd, n = 0, i, err = 0;
+
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return kit_err(-errno, "%s: %s", path, strerror(errno));
+	tab = calloc(BPFSIGN_MAX_TALLIES, sizeof(*tab));
+	if (!tab) {
+		close(fd);
+		return kit_err(-ENOMEM, "%s: out of memory", path);
+	}
+	while (n < BPFSIGN_MAX_TALLIES && !bpf_map_get_next_key(fd, prev, &key)) {
+		tab[n].key = key;
+		prev = &tab[n].key;
+		/* entries are never deleted: every key found has a value */
+		if (bpf_map_lookup_elem(fd, &key, &tab[n].val)) {
+			err = kit_err(-errno, "%s: lookup: %s", path, strerror(errno));
+			goto out;
+		}
+		n++;
+	}
+	qsort(tab, n, sizeof(*tab), by_first_seen);
+	for (i = 0; i < n; i++)
+		print_tally(st, &tab[i]);
+out:
+	free(tab);
+	close(fd);
+	return err;
 }
 
 static int on_event(void *ctx, void *data, size_t size)
@@ -139,7 +247,7 @@ static int run_log(const struct cmd *cmd, const struct parsed *p)
 	const char *dir = p->val[G_PIN_DIR] ? p->val[G_PIN_DIR] : DEFAULT_PIN_DIR;
 	struct log_state st = {};
 	struct ring_buffer *rb;
-	char pdir[PATH_MAX], path[PATH_MAX];
+	char pdir[PATH_MAX], path[PATH_MAX], tpath[PATH_MAX];
 	char *end;
 	int fd, err;
 
@@ -153,6 +261,7 @@ static int run_log(const struct cmd *cmd, const struct parsed *p)
 	}
 	err = pin_path(pdir, sizeof(pdir), dir, d->name);
 	err = err ?: pin_path(path, sizeof(path), pdir, "map_events");
+	err = err ?: pin_path(tpath, sizeof(tpath), pdir, "map_tally");
 	if (err)
 		return err;
 	fd = bpf_obj_get(path);
@@ -174,7 +283,7 @@ static int run_log(const struct cmd *cmd, const struct parsed *p)
 	if (err < 0)
 		err = kit_err(err, "%s: ring buffer: %s", path, strerror(-err));
 	else
-		err = 0;
+		err = print_tallies(&st, tpath);
 	ring_buffer__free(rb);
 out:
 	close(fd);
@@ -188,7 +297,9 @@ const struct cmd cmd_log = {
 	.summary = "Print the records of policy NAME (default audit-log) as JSON lines, and\n"
 		   "consume them: time, pid, comm, prog_type, verdict, keyring, serial,\n"
 		   "loader_id, loader_verdict, loader_keyring, decision, stage, errno, digest\n"
-		   "(bpfsign-policy(8)).\n"
+		   "(bpfsign-policy(8)).  Then the tally of the records the ring buffer had\n"
+		   "no room for, one line per caller uid and reason, with \"tally\" (the\n"
+		   "count), first and last time and pid; it is not consumed.\n"
 		   "Without --follow, print what is buffered and exit.",
 	.opts = log_opts,
 	.nr_opts = ARRAY_SIZE(log_opts),

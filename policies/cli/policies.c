@@ -28,10 +28,30 @@ static int attach_err(const struct policy_desc *d, int err)
 		       strerror(err < 0 ? -err : EINVAL));
 }
 
+/*
+ * The counters and the tally, frozen before the policy is attached: no
+ * bpf(2) command can then reset them (update, delete, lookup-and-delete,
+ * batches: -EPERM), whatever fd root opens on the pins.  BPF_F_RDONLY at
+ * creation would not do: it sets the mode of the creating fd only, and
+ * BPF_OBJ_GET or BPF_MAP_GET_FD_BY_ID hand root a writable one.  The
+ * policy's programs still write them: a freeze binds the syscall side.
+ */
+static int freeze_counters(const struct policy_desc *d, int stats_fd, int tally_fd)
+{
+	if (bpf_map_freeze(stats_fd))
+		return kit_err(-errno, "%s: freeze map 'stats': %s", d->name, strerror(errno));
+	if (bpf_map_freeze(tally_fd))
+		return kit_err(-errno, "%s: freeze map 'tally': %s", d->name, strerror(errno));
+	return 0;
+}
+
+#define FREEZE_COMMON(d, s) freeze_counters(d, (s)->maps.stats.map_fd, (s)->maps.tally.map_fd)
+
 /* Pin the shared maps of every policy, then its links. */
 #define PIN_COMMON(dir, s) ({							\
 	int ___e = pin_fd(dir, "map_events", (s)->maps.events.map_fd);		\
 	___e = ___e ?: pin_fd(dir, "map_stats", (s)->maps.stats.map_fd);	\
+	___e = ___e ?: pin_fd(dir, "map_tally", (s)->maps.tally.map_fd);	\
 	___e;									\
 })
 
@@ -49,6 +69,9 @@ static int load_deny_unsigned(const struct policy_desc *d, const struct load_arg
 		err = load_err(d, err, s->errstr);
 		goto out;
 	}
+	err = FREEZE_COMMON(d, s);
+	if (err)
+		goto out;
 	err = deny_unsigned__attach(s);
 	if (err) {
 		err = attach_err(d, err);
@@ -117,6 +140,7 @@ static int load_keyring_allowlist(const struct policy_desc *d, const struct load
 		goto out;
 	}
 	err = configure_allowlist(d, s, a->pol);
+	err = err ?: FREEZE_COMMON(d, s);
 	if (err)
 		goto out;
 	err = keyring_allowlist__attach(s);
@@ -147,6 +171,9 @@ static int load_audit_log(const struct policy_desc *d, const struct load_args *a
 		err = load_err(d, err, s->errstr);
 		goto out;
 	}
+	err = FREEZE_COMMON(d, s);
+	if (err)
+		goto out;
 	err = audit_log__attach(s);
 	if (err) {
 		err = attach_err(d, err);

@@ -25,15 +25,22 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <keyutils.h>
+#include <linux/types.h>
 #include <bpf/bpf.h>
 
 #include "runner.h"
 #include "util.h"
 #include "sign.h"
 #include "loader.h"
+#include "token.h"
+#include "../../policies/policy.h"
 #include "mini_loader.skel.h"
 #include "iter_write_value.skel.h"
 #include "skel_counter.lskel.h"
@@ -48,8 +55,10 @@ static const char *const policies[] = { "deny-unsigned", "keyring-allowlist", "a
 
 static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
 
-/* the output of the last cli() or run() call, stdout and stderr */
-static char cli_out[65536];
+/* the output of the last cli() or run() call, stdout and stderr: a flooded
+ * ring buffer prints some 550 records of about 560 bytes
+ */
+static char cli_out[1 << 20];
 
 /* Run argv[0]; its exit code, or -1. The output goes to cli_out. */
 static int run(const char *const argv[])
@@ -393,7 +402,9 @@ TEST_EXPLICIT(policy_keyring_allowlist_default)
 	}
 	/* nor can an iterator: the same program attaches to map_stats (no
 	 * BPF_F_RDONLY_PROG, a value as large as its 4-byte write), so
-	 * -EACCES on the allowlist can only come from BPF_F_RDONLY_PROG
+	 * -EACCES on the allowlist can only come from BPF_F_RDONLY_PROG.
+	 * map_stats is frozen too, but the policy's programs write it: a
+	 * program root loads may as well (policies/README.md says so)
 	 */
 	ASSERT_EQ(iter_write_attach(it, "map_stats"), 0, "writing iterator on map_stats");
 	ASSERT_ERR(iter_write_attach(it, "map_keyrings"), EACCES,
@@ -671,6 +682,276 @@ TEST_EXPLICIT(policy_audit_log)
 	}
 	if (CLI_OK("log --follow --count 1", "log", "--follow", "--count", "1"))
 		ASSERT_HAS(cli_out, "\"error\":\"EPERM\"", "--follow returns the buffered record");
+out:
+	teardown(&f);
+}
+
+/* --- a flood of denied loads ------------------------------------------------ */
+
+/*
+ * The attacker: a process that may load BPF programs (CAP_BPF, or a BPF
+ * token in its user namespace) and wants its denied loads, or the ones
+ * after them, to leave no record.  About 546 records fill a policy's
+ * 64 KiB ring buffer; each record that finds it full is counted in the
+ * frozen tally, per caller uid and reason, so that every denial is in
+ * exactly one of the two, and root cannot reset the counts.
+ */
+#define FLOOD		1500
+#define FLOOD_UID	1000
+
+/* FLOOD unsigned socket filters: 0 if each was refused with EPERM, else 1 */
+static int flood_loads(int token_fd)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	int i, fd;
+
+	if (token_fd >= 0) {
+		opts.prog_flags = BPF_F_TOKEN_FD;
+		opts.token_fd = token_fd;
+	}
+	for (i = 0; i < FLOOD; i++) {
+		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "flood", "GPL", ret0,
+				   ARRAY_LEN(ret0), &opts);
+		if (fd >= 0 || errno != EPERM) {
+			printf("# flood load %d: fd %d, errno %d\n", i, fd, errno);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int flood_with_token(int token_fd, void *arg)
+{
+	(void)arg;
+	return flood_loads(token_fd);
+}
+
+/* A child with uid and gid FLOOD_UID and no capability but CAP_BPF floods:
+ * its exit status, or -1.
+ */
+static int flood_as_cap_bpf(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = {};
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		if (prctl(PR_SET_KEEPCAPS, 1) || setgroups(0, NULL) ||
+		    setresgid(FLOOD_UID, FLOOD_UID, FLOOD_UID) ||
+		    setresuid(FLOOD_UID, FLOOD_UID, FLOOD_UID))
+			_exit(100);
+		caps[CAP_TO_INDEX(CAP_BPF)].permitted = CAP_TO_MASK(CAP_BPF);
+		caps[CAP_TO_INDEX(CAP_BPF)].effective = CAP_TO_MASK(CAP_BPF);
+		if (syscall(SYS_capset, &hdr, caps))
+			_exit(101);
+		_exit(flood_loads(-1));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+struct accounted {
+	long events;		/* records of the ring buffer */
+	long tallied;		/* the counts of the tally lines */
+	long tally_lines;
+	long last_pid;		/* of the last tally line */
+};
+
+/* The denials of uid in log's output (cli_out), from the ring buffer and
+ * from the tally.
+ */
+static struct accounted accounted(unsigned int uid)
+{
+	struct accounted a = {};
+	char needle[32], buf[4096];
+	const char *line, *end, *p;
+
+	snprintf(needle, sizeof(needle), "\"uid\":%u,", uid);
+	for (line = cli_out; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		snprintf(buf, sizeof(buf), "%.*s", (int)(end - line), line);
+		if (!strstr(buf, needle) || !strstr(buf, "\"decision\":\"deny\",\"stage\":\"lsm\","
+						    "\"errno\":1,\"error\":\"EPERM\""))
+			continue;
+		if (!strncmp(buf, "{\"tally\":", 9)) {
+			a.tallied += strtol(buf + 9, NULL, 10);
+			a.tally_lines++;
+			p = strstr(buf, "\"last_pid\":");
+			a.last_pid = p ? strtol(p + 11, NULL, 10) : -1;
+		} else if (!strncmp(buf, "{\"time\":", 8)) {
+			a.events++;
+		}
+	}
+	return a;
+}
+
+/* The counters `status` prints for policy name: false if not found. */
+static bool status_counts(const char *name, __u64 n[BPFSIGN_STAT_MAX])
+{
+	char head[64];
+	const char *p;
+
+	snprintf(head, sizeof(head), "%s: loaded", name);
+	p = strstr(cli_out, head);
+	p = p ? strstr(p, "\n  allow ") : NULL;
+	/* tallied is the last: a policy without it (before the tally) shows 0 */
+	memset(n, 0, sizeof(*n) * BPFSIGN_STAT_MAX);
+	return p && sscanf(p, "\n  allow %llu deny %llu would-deny %llu reject %llu lost %llu tallied %llu",
+			   &n[0], &n[1], &n[2], &n[3], &n[4], &n[5]) >= BPFSIGN_STAT_TALLIED;
+}
+
+/* The counters of policy name: deny, and lost none; tallied if >= 0. */
+static void check_status(const char *name, long deny, long tallied)
+{
+	__u64 n[BPFSIGN_STAT_MAX];
+
+	if (!CLI_OK("status", "status") || !ASSERT_TRUE(status_counts(name, n), "status: counters"))
+		return;
+	ASSERT_EQ(n[BPFSIGN_STAT_DENY], deny, "status: deny, every denied load");
+	ASSERT_EQ(n[BPFSIGN_STAT_LOST], 0, "status: lost");
+	if (tallied >= 0)
+		ASSERT_EQ(n[BPFSIGN_STAT_TALLIED], tallied, "status: tallied");
+}
+
+/* The flood of uid in log's output: every denial in the ring buffer or in
+ * one tally line, and both used (the buffer was full).
+ */
+static struct accounted check_flood(unsigned int uid, long want, const char *what)
+{
+	struct accounted a = accounted(uid);
+
+	printf("# %s: %ld in the ring buffer, %ld in %ld tally lines\n", what, a.events,
+	       a.tallied, a.tally_lines);
+	ASSERT_EQ(a.events + a.tallied, want, what);
+	ASSERT_GE(a.events, 1, "records in the ring buffer");
+	ASSERT_GE(a.tallied, 1, "records in the tally");
+	ASSERT_EQ(a.tally_lines, 1, "one tally line per caller and reason");
+	return a;
+}
+
+/* Root, with every fd it can get, cannot reset the counters or the tally of
+ * policy name: the CLI froze both (map_freeze), so each write command of
+ * bpf(2) fails with EPERM.
+ */
+static void check_counters_frozen(const char *name)
+{
+	struct bpfsign_tally_key key;
+	struct bpfsign_tally val = {};
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), stat = BPFSIGN_STAT_DENY, count = 1;
+	__u64 zero = 0, n[BPFSIGN_STAT_MAX], after[BPFSIGN_STAT_MAX];
+	char path[128];
+	int fd, fd2;
+
+	if (!CLI_OK("status", "status") || !ASSERT_TRUE(status_counts(name, n), "status before"))
+		return;
+	snprintf(path, sizeof(path), PIN_DIR "/%s/map_stats", name);
+	fd = bpf_obj_get(path);
+	if (ASSERT_OK(fd, "open the pinned stats map")) {
+		/* frozen: bpf_map_update_elem() refuses a frozen map */
+		ASSERT_ERR(bpf_map_update_elem(fd, &stat, &zero, BPF_ANY), EPERM,
+			   "stats: reset deny by update");
+		ASSERT_ERR(bpf_map_update_batch(fd, &stat, &zero, &count, NULL), EPERM,
+			   "stats: reset deny by update batch");
+		/* a new fd by id is as writable as one can get: still frozen */
+		if (ASSERT_OK(bpf_map_get_info_by_fd(fd, &info, &len), "stats: info")) {
+			fd2 = bpf_map_get_fd_by_id(info.id);
+			if (ASSERT_OK(fd2, "stats: fd by id")) {
+				ASSERT_ERR(bpf_map_update_elem(fd2, &stat, &zero, BPF_ANY), EPERM,
+					   "stats: reset through an fd by id");
+				close(fd2);
+			}
+		}
+		close(fd);
+	}
+	snprintf(path, sizeof(path), PIN_DIR "/%s/map_tally", name);
+	fd = bpf_obj_get(path);
+	if (ASSERT_OK(fd, "open the pinned tally map") &&
+	    ASSERT_OK(bpf_map_get_next_key(fd, NULL, &key), "the flood's tally entry")) {
+		/* each write command checks the frozen flag: EPERM */
+		ASSERT_ERR(bpf_map_delete_elem(fd, &key), EPERM, "tally: delete");
+		ASSERT_ERR(bpf_map_update_elem(fd, &key, &val, BPF_EXIST), EPERM, "tally: zero by update");
+		ASSERT_ERR(bpf_map_lookup_and_delete_elem(fd, &key, &val), EPERM,
+			   "tally: lookup and delete");
+		count = 1;
+		ASSERT_ERR(bpf_map_delete_batch(fd, &key, &count, NULL), EPERM, "tally: delete batch");
+	}
+	if (fd >= 0)
+		close(fd);
+	if (CLI_OK("status", "status") && ASSERT_TRUE(status_counts(name, after), "status after"))
+		ASSERT_TRUE(!memcmp(n, after, sizeof(n)), "the counters are unchanged");
+}
+
+/* An unprivileged process with CAP_BPF floods deny-unsigned and audit-log. */
+TEST_EXPLICIT(policy_flood_cap_bpf)
+{
+	struct accounted flood = {}, root;
+	struct fixture f;
+
+	if (!setup_session(&f, false))
+		goto out;
+	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned") ||
+	    !CLI_OK("load audit-log", "load", "audit-log"))
+		goto out;
+	if (!ASSERT_EQ(flood_as_cap_bpf(), 0, "uid 1000 with CAP_BPF: every load refused, EPERM"))
+		goto out;
+	/* after the flood, with the ring buffers full: still a record */
+	ASSERT_ERR(try_unsigned(), EPERM, "root's unsigned load after the flood");
+	check_counters_frozen("deny-unsigned");
+	check_counters_frozen("audit-log");
+
+	if (CLI_OK("log deny-unsigned", "log", "deny-unsigned")) {
+		flood = check_flood(FLOOD_UID, FLOOD, "deny-unsigned: uid 1000's events + tally");
+		root = accounted(0);
+		ASSERT_EQ(root.events, 0, "root's denial: not in the full ring buffer");
+		ASSERT_EQ(root.tallied, 1, "root's denial: in the tally");
+		ASSERT_EQ(root.last_pid, getpid(), "root's tally line names this process");
+		check_status("deny-unsigned", FLOOD + 1, flood.tallied + root.tallied);
+	}
+	/* log consumed the ring buffer, not the tally */
+	if (CLI_OK("log deny-unsigned again", "log", "deny-unsigned")) {
+		root = accounted(FLOOD_UID);
+		ASSERT_EQ(root.events, 0, "second log: the ring buffer was consumed");
+		ASSERT_EQ(root.tallied, flood.tallied, "second log: the same tally");
+	}
+	if (CLI_OK("log audit-log", "log", "audit-log")) {
+		check_flood(FLOOD_UID, FLOOD, "audit-log: uid 1000's events + tally");
+		ASSERT_EQ(accounted(0).tallied, 1, "audit-log: root's denial, in the tally");
+		check_status("audit-log", FLOOD + 1, -1);
+	}
+	if (test_failed())
+		printf("# %.2000s\n", cli_out);
+out:
+	teardown(&f);
+}
+
+/* A BPF-token holder, root of its own user namespace, floods deny-unsigned. */
+TEST_EXPLICIT(policy_flood_token)
+{
+	struct accounted a;
+	struct fixture f;
+
+	if (!setup_session(&f, false))
+		goto out;
+	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+		goto out;
+	if (!ASSERT_EQ(run_with_token(flood_with_token, NULL), 0,
+		       "token holder: every load refused, EPERM"))
+		goto out;
+	/* the namespace maps its root to uid 0: root's own denial after the
+	 * flood lands on the same tally line, and names this process
+	 */
+	ASSERT_ERR(try_unsigned(), EPERM, "root's unsigned load after the flood");
+	check_counters_frozen("deny-unsigned");
+	if (CLI_OK("log deny-unsigned", "log", "deny-unsigned")) {
+		a = check_flood(0, FLOOD + 1, "token holder's events + tally, and root's denial");
+		ASSERT_EQ(a.last_pid, getpid(), "the tally line names the last denied caller");
+		check_status("deny-unsigned", FLOOD + 1, a.tallied);
+	}
 out:
 	teardown(&f);
 }
