@@ -27,7 +27,8 @@ static void print_policy(const struct policy *pol)
 	/* in type order, not file order: the printed form is a fixed point */
 	for (t = 0; t < BPFSIGN_MAX_PROG_TYPES; t++)
 		if (pol->allow_types & (1ULL << t))
-			printf("unsigned allow type %s\n", policy_prog_type_name(t));
+			printf("unsigned allow type %s%s\n", policy_prog_type_name(t),
+			       pol->ack_types & (1ULL << t) ? " " POLICY_WEAKENS : "");
 	printf("children %s\n", pol->allow_children ? "allow" : "deny");
 	for (i = 0; i < pol->nr_rules; i++) {
 		const struct policy_rule *r = &pol->rules[i];
@@ -61,14 +62,16 @@ static int run_check(const struct cmd *cmd, const struct parsed *p)
 			path, pol.signer_lines[0]);
 		return EXIT_INVALID;
 	}
+	policy_warn("bpfsign-policy check", path, &pol);
 	print_policy(&pol);
 	return 0;
 }
 
 static const struct exit_code check_exits[] = {
 	POLICY_EXITS,
-	{ EXIT_INVALID, ERR_NONE, "the policy file is malformed (the message names the line), or has a\n"
-				  "     signer line, which cannot be enforced" },
+	{ EXIT_INVALID, ERR_NONE, "the policy file is malformed (the message names the line), has a\n"
+				  "     signer line, which cannot be enforced, or allows unsigned ext, lsm or\n"
+				  "     syscall programs without 'weakens-policy' on the line" },
 	{ 0, 0, NULL },
 };
 
@@ -77,8 +80,11 @@ const struct cmd cmd_check = {
 	.name = "check",
 	.run = run_check,
 	.summary = "Parse the policy file FILE and print the allowlist that 'load keyring-allowlist'\n"
-		   "would install, one directive a line.  Needs no kernel support and makes no\n"
-		   "bpf(2) call.",
+		   "would install, one directive a line.  Warns on stderr, with the line and\n"
+		   "why, for each 'unsigned allow type' of a type that weakens the policy\n"
+		   "(ext, lsm, syscall: refused without 'weakens-policy'; tracing, kprobe,\n"
+		   "tracepoint, raw_tracepoint, raw_tracepoint_writable, perf_event,\n"
+		   "struct_ops).  Needs no kernel support and makes no bpf(2) call.",
 	.opts = check_opts,
 	.nr_opts = ARRAY_SIZE(check_opts),
 	.exits = check_exits,

@@ -74,6 +74,8 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 		err = policy_parse("(default policy)", default_policy, strlen(default_policy), &pol);
 	if (err)
 		return err;
+	if (p->val[L_POLICY])
+		policy_warn("bpfsign-policy load", p->val[L_POLICY], &pol);
 	if (pol.nr_signers)
 		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, the kernel does not expose the signer's key id to LSMs; remove the line",
 			       p->val[L_POLICY], pol.signer_lines[0]);

@@ -5,9 +5,11 @@
  *   # comment                       (also after a directive)
  *   mode enforce|permissive          default enforce
  *   unsigned allow|deny              default deny
- *   unsigned allow type NAME         repeatable: unsigned programs of that type
+ *   unsigned allow type NAME [weakens-policy]
+ *                                    repeatable: unsigned programs of that type
  *                                    pass even with unsigned deny; NAME as
- *                                    libbpf_bpf_prog_type_str() spells it
+ *                                    libbpf_bpf_prog_type_str() spells it;
+ *                                    ext, lsm and syscall need weakens-policy
  *   children allow|deny              default allow: programs of a VERIFIED loader
  *                                    whose keyring type has an allow rule
  *   keyring allow|deny KEYRING [serial N]
@@ -54,6 +56,53 @@ const char *policy_prog_type_name(__u32 type)
 	if (type >= PROG_TYPE_SCAN)
 		return NULL;
 	return libbpf_bpf_prog_type_str((enum bpf_prog_type)type);
+}
+
+/*
+ * The types whose unsigned programs reach past what they attach to.  The
+ * first three take over signed code or the policy's own job, and need
+ * weakens-policy on their line; the others read kernel memory or change
+ * kernel behaviour, and are warned about.
+ */
+static const struct policy_type_risk type_risks[] = {
+	{ BPF_PROG_TYPE_EXT, true,
+	  "an unsigned freplace program replaces a global function of a loaded program, "
+	  "a signed one's too: the signed program then runs unsigned code" },
+	{ BPF_PROG_TYPE_LSM, true,
+	  "an unsigned BPF LSM program is a security policy of its own: it can refuse "
+	  "any operation its hook covers (loading and unloading the kit's policies "
+	  "included) and read kernel memory" },
+	{ BPF_PROG_TYPE_SYSCALL, true,
+	  "an unsigned syscall program runs bpf(2) commands from inside the kernel "
+	  "(bpf_sys_bpf()): it is an unsigned loader, creating and updating maps, "
+	  "loading programs (its children are unsigned here) and attaching them" },
+	{ BPF_PROG_TYPE_TRACING, false,
+	  "fentry/fexit/fmod_ret/iterator programs read kernel memory, and fmod_ret "
+	  "programs make security hooks and error-injectable functions fail" },
+	{ BPF_PROG_TYPE_KPROBE, false,
+	  "kprobes read kernel memory, write user memory, and with bpf_override_return() "
+	  "make error-injectable kernel functions fail" },
+	{ BPF_PROG_TYPE_TRACEPOINT, false,
+	  "tracepoint programs read kernel memory and write user memory" },
+	{ BPF_PROG_TYPE_RAW_TRACEPOINT, false,
+	  "raw tracepoint programs read kernel memory and write user memory" },
+	{ BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, false,
+	  "writable raw tracepoint programs also write the tracepoint's buffer" },
+	{ BPF_PROG_TYPE_PERF_EVENT, false,
+	  "perf event programs read kernel memory and write user memory" },
+	{ BPF_PROG_TYPE_STRUCT_OPS, false,
+	  "struct_ops programs replace kernel operations: TCP congestion control, "
+	  "sched_ext schedulers" },
+};
+
+const struct policy_type_risk *policy_type_risk(__u32 type)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(type_risks) / sizeof(type_risks[0]); i++)
+		if (type_risks[i].type == type)
+			return &type_risks[i];
+	return NULL;
 }
 
 void policy_init(struct policy *pol)
@@ -165,6 +214,7 @@ static int parse_keyring_rule(const char *name, int line, char **w, int nw, stru
 /* unsigned allow type NAME */
 static int parse_type_rule(const char *name, int line, char **w, int nw, struct policy *pol)
 {
+	const struct policy_type_risk *risk;
 	const char *tname;
 	bool allow;
 	__u32 t;
@@ -180,8 +230,9 @@ static int parse_type_rule(const char *name, int line, char **w, int nw, struct 
 	if (nw < 4)
 		return kit_err(-EINVAL, "%s:%d: unsigned: expected a program type after 'type'",
 			       name, line);
-	if (nw > 4)
-		return kit_err(-EINVAL, "%s:%d: unsigned: unexpected '%s'", name, line, w[4]);
+	if (nw > 5 || (nw == 5 && strcmp(w[4], POLICY_WEAKENS)))
+		return kit_err(-EINVAL, "%s:%d: unsigned: unexpected '%s'", name, line,
+			       strcmp(w[4], POLICY_WEAKENS) ? w[4] : w[5]);
 	for (t = 0; t < PROG_TYPE_SCAN; t++) {
 		tname = policy_prog_type_name(t);
 		if (tname && !strcmp(tname, w[3]))
@@ -200,7 +251,16 @@ static int parse_type_rule(const char *name, int line, char **w, int nw, struct 
 	if (pol->type_lines[t])
 		return kit_err(-EINVAL, "%s:%d: unsigned: type %s already given on line %d",
 			       name, line, w[3], pol->type_lines[t]);
+	risk = policy_type_risk(t);
+	if (nw == 5 && !risk)
+		return kit_err(-EINVAL, "%s:%d: unsigned: type %s is not one that weakens the policy beyond what it attaches to: remove '" POLICY_WEAKENS "'",
+			       name, line, w[3]);
+	if (nw == 4 && risk && risk->confirm)
+		return kit_err(-EINVAL, "%s:%d: unsigned: type %s weakens the policy: %s; end the line with '" POLICY_WEAKENS "' to allow it all the same",
+			       name, line, w[3], risk->why);
 	pol->allow_types |= 1ULL << t;
+	if (nw == 5)
+		pol->ack_types |= 1ULL << t;
 	pol->type_lines[t] = line;
 	return 0;
 }

@@ -29,6 +29,7 @@ struct policy {
 	bool allow_unsigned;
 	bool allow_children;
 	__u64 allow_types;	/* bit T: unsigned programs of enum bpf_prog_type T */
+	__u64 ack_types;	/* bit T: its line ends in "weakens-policy" */
 	int type_lines[BPFSIGN_MAX_PROG_TYPES];	/* the line that allowed each */
 	struct policy_rule rules[BPFSIGN_MAX_KEYRINGS];
 	int nr_rules;
@@ -51,5 +52,21 @@ const char *policy_keyring_name(__u32 keyring);
 
 /* libbpf's name of enum bpf_prog_type type ("cgroup_skb"), or NULL */
 const char *policy_prog_type_name(__u32 type);
+
+/*
+ * What an unsigned program of a type can do beyond the object it attaches
+ * to: "unsigned allow type" of such a type weakens the policy.  confirm:
+ * the worst, refused unless the line ends in POLICY_WEAKENS.
+ */
+struct policy_type_risk {
+	__u32 type;		/* enum bpf_prog_type */
+	bool confirm;
+	const char *why;
+};
+
+#define POLICY_WEAKENS "weakens-policy"
+
+/* The risk of an unsigned program of type type, or NULL for none listed. */
+const struct policy_type_risk *policy_type_risk(__u32 type);
 
 #endif /* BPFSIGN_POLICY_FILE_H */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A policy file from disk, bounded, into the pure parser. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "file.h"
@@ -17,4 +18,17 @@ int policy_load_file(const char *path, struct policy *pol)
 	err = policy_parse(path, (const char *)buf, len, pol);
 	free(buf);
 	return err;
+}
+
+void policy_warn(const char *prog, const char *path, const struct policy *pol)
+{
+	const struct policy_type_risk *risk;
+	__u32 t;
+
+	for (t = 0; t < BPFSIGN_MAX_PROG_TYPES; t++) {
+		if (!(pol->allow_types & (1ULL << t)) || !(risk = policy_type_risk(t)))
+			continue;
+		fprintf(stderr, "%s: %s:%d: warning: unsigned allow type %s weakens the policy: %s\n",
+			prog, path, pol->type_lines[t], policy_prog_type_name(t), risk->why);
+	}
 }

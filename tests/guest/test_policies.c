@@ -557,6 +557,27 @@ TEST_EXPLICIT(policy_keyring_allowlist_types)
 	if (CLI_OK("log", "log", "keyring-allowlist"))
 		ASSERT_HAS(cli_out, "\"prog_type\":\"syscall\",\"signed\":false",
 			   "logged as would-deny");
+	unload_all();
+
+	/* an unsigned syscall program is a loader: refused without the
+	 * line's confirmation, and nothing is loaded
+	 */
+	if (!ASSERT_OK(write_policy("keyring allow builtin\nunsigned allow type syscall\n"), "write"))
+		goto out;
+	ASSERT_EQ(cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL), 1,
+		  "load with an unconfirmed syscall type");
+	ASSERT_HAS(cli_out, POLICY_FILE ":2: unsigned: type syscall weakens the policy: ",
+		   "the reason, with the line");
+	ASSERT_TRUE(!pinned("keyring-allowlist"), "nothing pinned");
+	/* confirmed: loaded, with the warning, and enforced as written */
+	if (!ASSERT_OK(write_policy("keyring allow builtin\n"
+				    "unsigned allow type syscall weakens-policy\n"), "write") ||
+	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		goto out;
+	ASSERT_HAS(cli_out, "bpfsign-policy load: " POLICY_FILE ":2: warning: unsigned allow type "
+		   "syscall weakens the policy: ", "the warning of load");
+	ASSERT_EQ(try_unsigned_syscall(), 0, "unsigned syscall program, confirmed type");
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned socket filter, not allowed");
 out:
 	teardown(&f);
 }

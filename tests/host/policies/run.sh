@@ -106,12 +106,12 @@ t_defaults_and_roundtrip() {
 	# the printed form is itself a policy that prints the same
 	printf 'keyring allow 7 serial 42 # a future keyring type\nmode permissive\n' > p1
 	printf 'keyring deny user serial 2147483647\r\nchildren deny\nunsigned allow\n' >> p1
-	printf 'unsigned allow type lsm\nunsigned allow type socket_filter\n' >> p1
+	printf 'unsigned allow type lsm weakens-policy\nunsigned allow type socket_filter\n' >> p1
 	run "$cli" check --policy p1 && cp out p2 && expect_rc 0 "p1" || return 1
 	run "$cli" check --policy p2
 	cmp -s out p2 || { echo "not a fixed point:"; diff p2 out; return 1; }
 	grep -qx 'keyring allow 7 serial 42' p2 || { echo "numeric keyring lost:"; cat p2; return 1; }
-	grep -qx 'unsigned allow type lsm' p2 || { echo "type rule lost:"; cat p2; return 1; }
+	grep -qx 'unsigned allow type lsm weakens-policy' p2 || { echo "type rule lost:"; cat p2; return 1; }
 	printf 'keyring allow bpf\nkeyring allow 5\n' > p3
 	run "$cli" check --policy p3
 	# 5 is the kernel's BPF_SIG_KEYRING_BPF: the same rule twice
@@ -179,7 +179,12 @@ t_unsigned_types() {
 	nr=$(echo "$names" | wc -l)
 	[ "$nr" -ge 32 ] && [ "$nr" -lt 64 ] || { echo "$uapi: $nr program types"; return 1; }
 	echo "mode enforce" > all.policy
-	for name in $names; do echo "unsigned allow type $name" >> all.policy; done
+	for name in $names; do
+		case $name in
+		ext | lsm | syscall) echo "unsigned allow type $name weakens-policy" ;;
+		*) echo "unsigned allow type $name" ;;
+		esac
+	done >> all.policy
 	run "$cli" check --policy all.policy
 	expect_rc 0 "all $nr program types of $uapi" || return 1
 	[ "$(grep -c '^unsigned allow type ' out)" = "$nr" ] || { echo "not $nr types:"; cat out; return 1; }
@@ -194,11 +199,11 @@ t_unsigned_types() {
 	printf '%s\n' "mode enforce" "unsigned allow" "unsigned allow type cgroup_skb" \
 		"children allow" > want
 	cmp -s out want || { echo "both:"; diff want out; return 1; }
-	printf 'unsigned deny\nunsigned allow type syscall\nunsigned allow type kprobe\n' > deny.policy
+	printf 'unsigned deny\nunsigned allow type syscall weakens-policy\nunsigned allow type kprobe\n' > deny.policy
 	run "$cli" check --policy deny.policy
 	expect_rc 0 "unsigned deny with two types" || return 1
 	printf '%s\n' "mode enforce" "unsigned deny" "unsigned allow type kprobe" \
-		"unsigned allow type syscall" "children allow" > want
+		"unsigned allow type syscall weakens-policy" "children allow" > want
 	cmp -s out want || { echo "deny and types:"; diff want out; return 1; }
 	# a type line is no "unsigned" directive: it leaves the default alone
 	printf 'mode permissive\nunsigned allow type tracing   # comment\n' > perm.policy
@@ -207,6 +212,73 @@ t_unsigned_types() {
 	printf '%s\n' "mode permissive" "unsigned deny" "unsigned allow type tracing" \
 		"children allow" > want
 	cmp -s out want || { echo "permissive:"; diff want out; return 1; }
+}
+
+# weak TYPE CONFIRM WHY: check's warning for an unsigned type that weakens
+# the policy, on stderr with the line; CONFIRM=1: refused without
+# weakens-policy, exit 4, nothing printed on stdout
+weak() {
+	printf 'mode enforce\nkeyring allow builtin\nunsigned allow type %s\n' "$1" > w.policy
+	run "$cli" check --policy w.policy
+	if [ "$2" = 1 ]; then
+		expect_rc 4 "$1 without weakens-policy" || return 1
+		expect_err "w.policy:3: unsigned: type $1 weakens the policy: $3" || return 1
+		expect_err "end the line with 'weakens-policy' to allow it all the same" || return 1
+		[ ! -s out ] || { echo "$1: printed a policy:"; cat out; return 1; }
+		printf 'mode enforce\nkeyring allow builtin\n\nunsigned allow type %s   weakens-policy # yes\n' \
+			"$1" > w.policy
+		run "$cli" check --policy w.policy
+		grep -qx "unsigned allow type $1 weakens-policy" out ||
+			{ echo "$1: printed form:"; cat out; return 1; }
+		set -- "$1" 4 "$3"
+	else
+		set -- "$1" 3 "$3"
+	fi
+	expect_rc 0 "$1 allowed" || return 1
+	expect_err "bpfsign-policy check: w.policy:$2: warning: unsigned allow type $1 weakens the policy: $3" ||
+		return 1
+	[ "$(grep -c warning err)" = 1 ] || { echo "$1: not one warning:"; cat err; return 1; }
+}
+
+t_weakening_types() {
+	weak ext 1 "an unsigned freplace program replaces a global function of a loaded program, a signed one's too" &&
+	weak lsm 1 "an unsigned BPF LSM program is a security policy of its own" &&
+	weak syscall 1 "an unsigned syscall program runs bpf(2) commands from inside the kernel" &&
+	weak tracing 0 "fentry/fexit/fmod_ret/iterator programs read kernel memory" &&
+	weak kprobe 0 "kprobes read kernel memory, write user memory" &&
+	weak tracepoint 0 "tracepoint programs read kernel memory" &&
+	weak raw_tracepoint 0 "raw tracepoint programs read kernel memory" &&
+	weak raw_tracepoint_writable 0 "writable raw tracepoint programs also write" &&
+	weak perf_event 0 "perf event programs read kernel memory" &&
+	weak struct_ops 0 "struct_ops programs replace kernel operations" || return 1
+	# the types a service manager needs: no warning
+	printf 'unsigned allow type cgroup_skb\nunsigned allow type cgroup_device\nunsigned allow type socket_filter\n' > quiet.policy
+	run "$cli" check --policy quiet.policy
+	expect_rc 0 "cgroup and socket types" || return 1
+	[ ! -s err ] || { echo "warned:"; cat err; return 1; }
+	# the keyword belongs to a weakening type only: elsewhere it is a mistake
+	reject 'unsigned allow type cgroup_skb weakens-policy\n' 1 \
+		"unsigned: type cgroup_skb is not one that weakens the policy beyond what it attaches to: remove 'weakens-policy'" &&
+	reject 'unsigned allow type ext weakens\n' 1 "unsigned: unexpected 'weakens'" &&
+	reject 'unsigned allow type ext weakens-policy now\n' 1 "unsigned: unexpected 'now'" &&
+	reject 'unsigned allow weakens-policy\n' 1 "unsigned: unexpected 'weakens-policy'" &&
+	# one refused line is the file's only error: the first is reported
+	reject 'unsigned allow type kprobe\nunsigned allow type syscall\nunsigned allow type ext\n' 2 \
+		"unsigned: type syscall weakens the policy" || return 1
+	# load parses the same way: refused before any bpf() call, and warns
+	printf 'unsigned allow type lsm\n' > lsm.policy
+	strace -f -qq -e trace=bpf -o trace "$cli" load keyring-allowlist --policy lsm.policy \
+		--pin-dir /nonexistent > out 2> err
+	rc=$?
+	expect_rc 1 "load of unconfirmed lsm" && expect_err "lsm.policy:1: unsigned: type lsm weakens the policy" ||
+		return 1
+	! grep -q 'bpf(' trace || { echo "load called bpf():"; cat trace; return 1; }
+	printf 'unsigned allow type tracing\nunsigned allow type ext weakens-policy\nsigner 0123abcd\n' > warn.policy
+	run "$cli" load keyring-allowlist --policy warn.policy --pin-dir /nonexistent
+	# stopped by the signer line, after the warnings: still no bpf() call
+	expect_rc 1 "load with a signer line" || return 1
+	expect_err "bpfsign-policy load: warn.policy:1: warning: unsigned allow type tracing weakens the policy" &&
+	expect_err "bpfsign-policy load: warn.policy:2: warning: unsigned allow type ext weakens the policy"
 }
 
 t_limits() {
@@ -355,6 +427,7 @@ t "check: the examples" t_examples
 t "check: defaults, printed form is a fixed point" t_defaults_and_roundtrip
 t "check: malformed lines, with their line numbers" t_malformed
 t "check: unsigned allow type, every UAPI program type" t_unsigned_types
+t "check: weakening unsigned types warn, ext/lsm/syscall need weakens-policy" t_weakening_types
 t "check: long line, NUL, too many rules, big and missing files" t_limits
 t "--help of every command, options in the man page" t_help
 t "usage errors exit 2" t_usage_errors
