@@ -16,8 +16,10 @@
  * Threat model: after the fact, who loaded what, signed by which keyring,
  * and who tried to load what was refused.  Not protected against: root can
  * unpin (unload) it or drain the ring buffer (`bpfsign-policy log`
- * consumes what it prints); when the buffer is full records are dropped
- * and counted in stats[lost].  The kernel audit log (AUDIT_BPF, issue 9) is
+ * consumes what it prints); when the buffer is full a record is counted
+ * in the frozen tally, per caller uid and reason (policy.bpf.h).  Loads
+ * that fail before bpf_check() (attr, capability and token checks) and
+ * classic BPF never reach it.  The kernel audit log (AUDIT_BPF, issue 9) is
  * the record that cannot be switched off from bpf(2); it logs a refused
  * load only for a signature decision or an enforcement denial, so an
  * unsigned load the verifier refused is recorded here alone.
