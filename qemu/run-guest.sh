@@ -146,7 +146,7 @@ set +e
 # shellcheck disable=SC2086
 timeout "$timeout" qemu-system-x86_64 $acc -smp ${BPFSIGN_SMP:-2} -m ${BPFSIGN_MEM:-1024} -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 lsm=bpf $extra BPFSIGN_ARGS=\"$args\" BPFSIGN_INJECT=${BPFSIGN_INJECT:-} ${BPFSIGN_CMDLINE:-}" \
+	-append "console=ttyS0 panic=-1 $extra BPFSIGN_ARGS=\"$args\" BPFSIGN_INJECT=${BPFSIGN_INJECT:-} ${BPFSIGN_CMDLINE:-}" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" | show
 set -e
 

@@ -99,6 +99,7 @@ configure() {
 	sed -e "s|@TRUSTED_KEYS@|$top/keys-example/kernel-trusted.pem|" \
 	    -e "s|@REVOKED_KEYS@|$top/keys-example/kernel-revoked.pem|" \
 	    -e "s|@BLACKLIST_HASHES@|$top/keys-example/kernel-blacklist-hashes|" \
+	    -e "s|@IPE_BOOT_POLICY@|$top/qemu/ipe-boot.policy|" \
 		> "$frag.new"
 	# A .config that drifted from the fragment (an older tree's Kconfig
 	# dropped options from it) is regenerated like a changed fragment.

@@ -171,6 +171,14 @@ boots() {
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
 		policy_keyring_allowlist_bpf_keyring
+	# IPE policies (tests/guest/test_ipe.c) stay loaded and active, and
+	# the IPE-vs-bpf_sig_enforce comparison raises enforcement: a boot of
+	# their own, the comparison last. ipe.success_audit=1 puts IPE's
+	# records of the kernel's own loads at boot into the kernel log.
+	boot guest-ipe ipe.success_audit=1 \
+		ipe_bpf_kernel_load_at_boot ipe_bpf_policy_parse ipe_bpf_unsigned_denied \
+		ipe_bpf_builtin_signed_allowed ipe_bpf_user_keyring ipe_bpf_loader_children \
+		ipe_bpf_default_deny ipe_bpf_policy_switch ipe_vs_sig_enforce
 }
 
 listing=1 names=''

@@ -46,6 +46,12 @@ int audit_open(void)
 
 int audit_find(int fd, const char *needle, char *rec, size_t len, int timeout_ms)
 {
+	return audit_find_type(fd, AUDIT_BPF, needle, rec, len, timeout_ms);
+}
+
+int audit_find_type(int fd, int type, const char *needle, char *rec, size_t len,
+		    int timeout_ms)
+{
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char buf[8192];
 
@@ -56,7 +62,7 @@ int audit_find(int fd, const char *needle, char *rec, size_t len, int timeout_ms
 
 		if (n < (ssize_t)NLMSG_HDRLEN)
 			return -1;
-		if (nlh->nlmsg_type != AUDIT_BPF)
+		if (nlh->nlmsg_type != type)
 			continue;
 		/* audit sets nlmsg_len to the payload length alone: trust n */
 		plen = n - NLMSG_HDRLEN;

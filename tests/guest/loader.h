@@ -20,6 +20,12 @@ int loader_run(int prog_fd);
 /* The same for the unsigned mini loader (progs/mini_loader.bpf.c). */
 int mini_loader_run(struct mini_loader *ml);
 /*
+ * A hand-written loader that loads what loader_run() asks for, signed by
+ * key NAME (/tests/keys) and verified against keyring_id: its fd, or
+ * -errno with the verifier log in vlog.
+ */
+int load_signed_loader(const char *name, int keyring_id);
+/*
  * skel_counter (signed by signing.key) loads, attaches and its child program
  * counts three getppid() calls of this process; what names the load.
  */

@@ -37,11 +37,9 @@ static bool load_keys(const char *name, X509 **cert, EVP_PKEY **key)
 	return *cert && *key;
 }
 
-int cms_sign(const char *name, const void *data, size_t len, int signed_attrs,
-	     unsigned char **sig)
+static int sign_flags(const char *name, const void *data, size_t len,
+		      unsigned int flags, int signed_attrs, unsigned char **sig)
 {
-	unsigned int flags = CMS_BINARY | CMS_DETACHED | CMS_NOCERTS | CMS_PARTIAL |
-			     CMS_NOSMIMECAP | CMS_USE_KEYID;
 	CMS_ContentInfo *cms = NULL;
 	EVP_PKEY *key;
 	X509 *cert;
@@ -67,6 +65,20 @@ out:
 	EVP_PKEY_free(key);
 	X509_free(cert);
 	return ret;
+}
+
+int cms_sign(const char *name, const void *data, size_t len, int signed_attrs,
+	     unsigned char **sig)
+{
+	return sign_flags(name, data, len, CMS_BINARY | CMS_DETACHED | CMS_NOCERTS |
+			  CMS_PARTIAL | CMS_NOSMIMECAP | CMS_USE_KEYID, signed_attrs, sig);
+}
+
+int cms_sign_attached(const char *name, const void *data, size_t len,
+		      unsigned char **sig)
+{
+	return sign_flags(name, data, len, CMS_BINARY | CMS_NOCERTS | CMS_PARTIAL |
+			  CMS_NOSMIMECAP | CMS_USE_KEYID, 0, sig);
 }
 
 int cert_der(const char *name, unsigned char **der)

@@ -10,6 +10,9 @@
  */
 int cms_sign(const char *name, const void *data, size_t len, int signed_attrs,
 	     unsigned char **sig);
+/* The same with the data inside (-nodetach), as IPE takes its policies. */
+int cms_sign_attached(const char *name, const void *data, size_t len,
+		      unsigned char **sig);
 /* The DER of /tests/keys/NAME.crt, for add_key("asymmetric"). */
 int cert_der(const char *name, unsigned char **der);
 /* Read a whole file; returns its length or -1. */

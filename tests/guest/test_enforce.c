@@ -105,68 +105,6 @@ TEST(enforce_off_by_default)
 		close(fd);
 }
 
-/*
- * A signed loader (a syscall program that loads a child through
- * bpf_sys_bpf(), as the mini loader does), hand-written so that its
- * instructions are what is signed: ctx is struct loader_args.
- */
-
-#define STX(sz, d, s, o)	INSN(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
-#define ST(sz, d, o, i)		INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
-#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-
-static const struct bpf_insn loader_insns[] = {
-	MOV64_REG(BPF_REG_6, BPF_REG_1),
-	/* union bpf_attr attr (48 bytes) at fp-48, zeroed */
-	ST(BPF_DW, BPF_REG_10, -48, 0), ST(BPF_DW, BPF_REG_10, -40, 0),
-	ST(BPF_DW, BPF_REG_10, -32, 0), ST(BPF_DW, BPF_REG_10, -24, 0),
-	ST(BPF_DW, BPF_REG_10, -16, 0), ST(BPF_DW, BPF_REG_10, -8, 0),
-	ST(BPF_W, BPF_REG_10, -48, BPF_PROG_TYPE_SOCKET_FILTER),
-	ST(BPF_W, BPF_REG_10, -44, 2),			/* insn_cnt */
-	STX(BPF_DW, BPF_REG_10, BPF_REG_6, -40),	/* insns = ctx->insns */
-	MOV64_REG(BPF_REG_2, BPF_REG_6),
-	ADD64_IMM(BPF_REG_2, offsetof(struct loader_args, license)),
-	STX(BPF_DW, BPF_REG_10, BPF_REG_2, -32),	/* license */
-	MOV64_IMM(BPF_REG_1, BPF_PROG_LOAD),
-	MOV64_REG(BPF_REG_2, BPF_REG_10),
-	ADD64_IMM(BPF_REG_2, -48),
-	MOV64_IMM(BPF_REG_3, 48),
-	INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_sys_bpf),
-	STX(BPF_W, BPF_REG_6, BPF_REG_0, offsetof(struct loader_args, prog_fd)),
-	MOV64_IMM(BPF_REG_0, 0),
-	EXIT_INSN(),
-};
-
-/* The loader signed by key NAME, verified against keyring_id: fd or -errno */
-static int load_signed_loader(const char *name, int keyring_id)
-{
-	const size_t sz = offsetofend(union bpf_attr, keyring_id);
-	unsigned char *sig;
-	union bpf_attr attr;
-	int fd, len;
-
-	len = cms_sign(name, loader_insns, sizeof(loader_insns), 0, &sig);
-	if (len < 1)
-		return -EINVAL;
-	memset(&attr, 0, sz);
-	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
-	attr.prog_flags = BPF_F_SLEEPABLE;
-	attr.insns = (uintptr_t)loader_insns;
-	attr.insn_cnt = ARRAY_LEN(loader_insns);
-	attr.license = (uintptr_t)"GPL";
-	attr.signature = (uintptr_t)sig;
-	attr.signature_size = len;
-	attr.keyring_id = keyring_id;
-	attr.log_buf = (uintptr_t)vlog;
-	attr.log_size = sizeof(vlog);
-	attr.log_level = 1;
-	vlog[0] = 0;
-	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sz);
-	free(sig);
-	return fd < 0 ? -errno : fd;
-}
-
 struct racer {
 	const char *val;
 	volatile int *stop;
