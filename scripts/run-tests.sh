@@ -178,7 +178,8 @@ boots() {
 	boot guest-ipe ipe.success_audit=1 \
 		ipe_bpf_kernel_load_at_boot ipe_bpf_policy_parse ipe_bpf_unsigned_denied \
 		ipe_bpf_builtin_signed_allowed ipe_bpf_user_keyring ipe_bpf_loader_children \
-		ipe_bpf_default_deny ipe_bpf_policy_switch ipe_vs_sig_enforce
+		ipe_bpf_default_deny ipe_bpf_policy_switch ipe_bpf_permissive_mode \
+		ipe_vs_sig_enforce
 }
 
 listing=1 names=''

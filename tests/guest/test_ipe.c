@@ -10,10 +10,11 @@
  * bpf_sig_enforce, which cannot be undone: it is defined last and so runs
  * last in that boot.
  *
- * The attacker is a root caller who may load BPF but cannot change the
- * IPE policy: every property must come from what the kernel established
- * (the verdict, the keyring by keyring_id, the loader's provenance), never
- * from what the caller names or binds.
+ * The attacker is a root caller who may load BPF but holds no key that
+ * signs IPE policies: every property must come from what the kernel
+ * established (the verdict, the keyring by keyring_id, the loader's
+ * provenance), never from what the caller names or binds.
+ * ipe_bpf_permissive_mode pins what such a root can do instead.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -498,6 +499,33 @@ TEST_EXPLICIT(ipe_bpf_policy_switch)
 	if (!ipe_activate("signed_only", SIGNED_ONLY))
 		goto out;
 	expect_fd(signed_fixture("signing", BUILTIN), 0, "signed, signed-only policy again");
+out:
+	audit_close(afd);
+}
+
+/*
+ * Not a property, but what an attacker with root does instead: IPE's
+ * permissive mode (securityfs, CAP_MAC_ADMIN) lets the load through and
+ * only audits it. Pinned so that the docs' advice (raise bpf_sig_enforce
+ * where root must not undo enforcement) stays true to the kernel.
+ */
+TEST_EXPLICIT(ipe_bpf_permissive_mode)
+{
+	int afd = audit_start();
+	char rec[2048];
+
+	if (!ipe_activate("signed_only", SIGNED_ONLY))
+		goto out;
+	if (!ASSERT_OK(write_file(IPE_FS "/enforce", "0", 1), "IPE permissive"))
+		goto out;
+	expect_fd(load_prog(ret0, ARRAY_LEN(ret0), NULL), 0, "unsigned, IPE permissive");
+	if (ASSERT_OK(audit_find_type(afd, AUDIT_IPE_ACCESS, "bpf_signature=UNSIGNED bpf_keyring=NONE "
+				      "bpf_kernel=FALSE bpf_loader=NONE " DENIED_BY_DEFAULT,
+				      rec, sizeof(rec), 2000), "record of the load let through"))
+		ASSERT_HAS(rec, "ipe_op=BPF_PROG_LOAD ipe_hook=BPF_PROG_LOAD enforcing=0",
+			   "the record says IPE did not enforce");
+	ASSERT_OK(write_file(IPE_FS "/enforce", "1", 1), "IPE enforcing again");
+	expect_fd(load_prog(ret0, ARRAY_LEN(ret0), NULL), EACCES, "unsigned, IPE enforcing");
 out:
 	audit_close(afd);
 }
