@@ -47,6 +47,7 @@ struct exit_code {
 #define EXIT_NOKEY	5	/* ENOKEY: no given certificate is the signer */
 #define EXIT_NOPKG	6	/* ENOPKG: an algorithm the kernel does not have */
 #define EXIT_KPARSE	7	/* EINVAL from the kernel's parser rules */
+#define EXIT_PARTIAL	8	/* not an error, not verified: part of the input is unsigned */
 
 struct parsed {
 	const char *val[OPTS_MAX];	/* the argument, or "" for a flag */

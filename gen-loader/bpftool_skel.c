@@ -4,12 +4,14 @@
  * their payload is the same insns || metadata, in the string literals
  * opts_insn and opts_data, with opts_sig and opts_excl_hash when signed.
  *
- * gen-loader cannot re-emit bpftool's C byte for byte, so what it checks
- * here is the structure that decides what the compiled header loads: each
- * array defined once and only as bpftool writes it, the opts fields
- * assigned from them once, and no preprocessor line but the ones bpftool
- * writes (a #define could swap an array, an #if could hide one), up to
- * the closing #endif of the guard (a cut-off header).
+ * Each array's text must be byte for byte what bpftool prints for its
+ * bytes.  gen-loader cannot re-emit bpftool's C around them, and none of it
+ * is signed: the best verdict of such a header is "arrays-verified"
+ * (check.h).  What bpftool_skel_modified() checks of that C only refuses:
+ * each array defined once, the opts fields assigned from them once, no
+ * preprocessor line but the ones bpftool writes (a #define could swap an
+ * array, an #if could hide one), up to the closing #endif of the guard (a
+ * cut-off header).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -178,6 +180,45 @@ static int read_literal(const char *path, const char *text, size_t len, size_t *
 		       path, l->no);
 }
 
+/*
+ * Is s[0..n) byte for byte what bpftool's print_hex() writes for the bytes
+ * of b, then '";' and a newline?  The parse above strips blanks that the
+ * compiler keeps in the literal: the array the compiler builds is the
+ * signed one only when its text is exactly bpftool's.
+ */
+static bool printed_as_bpftool(const char *s, size_t n, const struct lskel_block *b)
+{
+	size_t i, o = 0, k;
+	char chunk[8];
+	int len = 0, w;
+
+	for (i = 0; i < b->len; i++) {
+		w = b->buf[i] ? 4 : 2;
+		len += w;
+		k = 0;
+		if (len > 78) {
+			chunk[k++] = '\\';
+			chunk[k++] = '\n';
+			len = w;
+		}
+		if (b->buf[i])
+			k += (size_t)snprintf(chunk + k, sizeof(chunk) - k, "\\x%02x", b->buf[i]);
+		else
+			k += (size_t)snprintf(chunk + k, sizeof(chunk) - k, "\\0");
+		if (o + k > n || memcmp(s + o, chunk, k))
+			return false;
+		o += k;
+	}
+	return n - o == 3 && !memcmp(s + o, "\";\n", 3);
+}
+
+/* The line that opens an array, as bpftool writes it. */
+static void opening_of(int r, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "\tstatic const char %s[]%s = \"\\\n", array_names[r],
+		 r == R_EXCL_HASH ? "" : " __attribute__((__aligned__(8)))");
+}
+
 /* "static const char NAME[] ... = "\" for one of the arrays, or -1. */
 static int array_of(const struct line *l)
 {
@@ -195,13 +236,14 @@ static int array_of(const struct line *l)
 int bpftool_skel_parse(const char *path, const char *text, size_t len, struct lskel *h)
 {
 	struct line l = { 0 };
-	size_t pos = 0;
+	size_t pos = 0, start = 0;
+	char open[128];
 	int r, err;
 
 	memset(h, 0, sizeof(*h));
 	h->generator = LSKEL_GEN_BPFTOOL;
 	h->keyring_id = 0;	/* skel->keyring_id: 0 unless the caller sets it */
-	while (next_line(text, len, &pos, &l)) {
+	for (; next_line(text, len, &pos, &l); start = pos) {
 		if (!h->name[0] && starts(&l, "struct ") && l.n > 9 &&
 		    !memcmp(l.s + l.n - 2, " {", 2) && l.n - 9 < sizeof(h->name)) {
 			memcpy(h->name, l.s + 7, l.n - 9);
@@ -215,11 +257,23 @@ int bpftool_skel_parse(const char *path, const char *text, size_t len, struct ls
 				      path, l.no, array_names[r]);
 			goto fail;
 		}
+		/* the opening line whole: text before '= "\' could start another literal */
+		opening_of(r, open, sizeof(open));
+		if (pos - start != strlen(open) || memcmp(text + start, open, pos - start)) {
+			err = kit_err(-EKEYREJECTED, "%s:%zu: modified: the line that opens %s is not bpftool's",
+				      path, l.no, array_names[r]);
+			goto fail;
+		}
 		h->r[r].begin = pos;
 		err = read_literal(path, text, len, &pos, &l, &h->r[r]);
 		if (err)
 			goto fail;
 		h->r[r].end = pos;
+		if (!printed_as_bpftool(text + h->r[r].begin, pos - h->r[r].begin, &h->r[r])) {
+			err = kit_err(-EKEYREJECTED, "%s:%zu: modified: the literal of %s is not what bpftool prints for its bytes (blanks, line breaks or escapes differ: the compiler would build other bytes)",
+				      path, l.no, array_names[r]);
+			goto fail;
+		}
 	}
 	if (!h->r[R_INSNS].buf || !h->r[R_DATA].buf || !h->name[0]) {
 		err = kit_err(-ENOEXEC, "%s: not a bpftool light skeleton: no %s", path,

@@ -119,10 +119,21 @@ static int check_reemit(struct verdict *v, const char *text, size_t len,
 		.sig = h->r[R_SIGNATURE].len ? h->r[R_SIGNATURE].buf : NULL,
 		.sig_sz = h->r[R_SIGNATURE].len,
 	};
+
+	const char *tail;
+	size_t tail_len, blob_sz;
 	char *want;
 	size_t want_len;
 	int err;
 
+	/* format 1: the keyring of the prologue is re-emitted from the signed C */
+	if (h->format == LSKEL_FORMAT_TRAILER &&
+	    !trailer_find(parts.data, parts.data_sz, &tail, &tail_len, &blob_sz)) {
+		if (!emit_tail_keyring(h->name, tail, tail_len, &parts.keyring_id))
+			v->keyring_signed = true;
+		else
+			v->unsigned_part = "the default keyring id: its #define is in the prologue, not in the signed C (a header of gen-loader 1.0: regenerate it)";
+	}
 	err = emit_header(&parts, &want, &want_len);
 	if (err == -ENOEXEC) {
 		/* no C in the metadata: not a header this gen-loader writes */
@@ -150,6 +161,12 @@ int check_header(const char *path, const char *text, size_t text_len,
 	int err = 0;
 
 	memset(v, 0, sizeof(*v));
+	/* what no signature covers and nothing signed re-emits: never "verified" */
+	if (h->generator == LSKEL_GEN_BPFTOOL)
+		v->unsigned_part = UNSIGNED_BPFTOOL;
+	else if (h->format == LSKEL_FORMAT_NO_TRAILER)
+		v->unsigned_part = UNSIGNED_NO_TRAILER;
+	/* the structure checks only ever refuse: a C lexer lags the compiler */
 	if (h->generator == LSKEL_GEN_BPFTOOL)
 		v->modified = bpftool_skel_modified(text, text_len, h, v->reason,
 						    sizeof(v->reason), &v->modified_line);
@@ -203,7 +220,10 @@ int check_header(const char *path, const char *text, size_t text_len,
 			v->modified = true;
 			return kit_err(-EKEYREJECTED, "%s: modified: %s", path, v->reason);
 		}
-		v->verified = true;
+		if (v->unsigned_part)
+			v->arrays_verified = true;
+		else
+			v->verified = true;
 		return 0;
 	case -EKEYREJECTED:
 		return reject(v, path, "signature does not verify over insns || data: the metadata or the signature was altered (%s)",
@@ -262,10 +282,14 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	out_str(o, "generator", h->generator == LSKEL_GEN_BPFTOOL ? "bpftool" : "gen-loader");
 	/* what the verdict rests on: bpftool's C cannot be re-emitted here */
 	out_str(o, "checked", h->generator == LSKEL_GEN_BPFTOOL ?
-		"structure (each array once, the opts assignments, bpftool's preprocessor lines only, the guard's #endif); signature over insns || data; excl_hash; not checked: the rest of bpftool's C byte for byte" :
+		"the arrays: signature over insns || data, excl_hash; bpftool's C around them: no byte of it is signed, a structure check only refuses (each array once, the opts assignments, bpftool's preprocessor lines only, the guard's #endif)" :
 		h->format == LSKEL_FORMAT_NO_TRAILER ?
-		"the header up to the end of the arrays, re-emitted byte for byte; " TAIL_AUDIT_CHECKED "; signature over insns || data; excl_hash; not checked: the rest of that C byte for byte (not signed: --no-trailer)" :
-		"the whole header, re-emitted byte for byte; signature over insns || data; excl_hash");
+		"the header up to the end of the arrays, re-emitted byte for byte; signature over insns || data; excl_hash; the C after the arrays: not signed (--no-trailer), a structure check only refuses (" TAIL_AUDIT_CHECKED ")" :
+		v->keyring_signed ?
+		"the whole header, re-emitted byte for byte from the signed bytes (the keyring id too); signature over insns || data; excl_hash" :
+		"the whole header, re-emitted byte for byte; signature over insns || data; excl_hash; the default keyring id: not signed");
+	/* what the load takes from bytes no signature covers: why not "verified" */
+	out_str(o, "unsigned", v->unsigned_part ? v->unsigned_part : "");
 	out_int(o, "format", h->format);
 	out_int(o, "keyring_id", h->keyring_id);
 	out_int(o, "insns_size", (long long)h->r[R_INSNS].len);
@@ -301,9 +325,12 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	if (v->verified)
 		target_of(h, target, sizeof(target));
 	out_str(o, "target", target);
-	out_str(o, "verdict", v->verified ? "verified" : v->modified ? "modified" :
-			      v->signed_ ? "rejected" : "unsigned");
-	out_str(o, "reason", v->verified ? "" : v->reason);
-	out_str(o, "error", v->verified ? "OK" : "EKEYREJECTED");
-	out_int(o, "errno", v->verified ? 0 : EKEYREJECTED);
+	out_str(o, "verdict", v->verified ? "verified" : v->arrays_verified ? "arrays-verified" :
+			      v->modified ? "modified" : v->signed_ ? "rejected" : "unsigned");
+	out_str(o, "reason", v->verified ? "" : v->arrays_verified ?
+		"the signed arrays verify; the header has C that is neither signed nor re-emitted from signed bytes (see unsigned)" :
+		v->reason);
+	/* arrays-verified: nothing refused (errno 0), and yet not verified */
+	out_str(o, "error", v->verified ? "OK" : v->arrays_verified ? "UNSIGNED_C" : "EKEYREJECTED");
+	out_int(o, "errno", v->verified || v->arrays_verified ? 0 : EKEYREJECTED);
 }

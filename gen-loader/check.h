@@ -23,7 +23,10 @@ struct verdict {
 	bool signed_;			/* has a signature */
 	int sig_err;			/* bpfsign_verify() */
 	struct bpfsign_report rep;
-	bool verified;
+	bool verified;			/* every byte signed or re-emitted from signed bytes */
+	bool arrays_verified;		/* the signed arrays verify, some C is unsigned */
+	bool keyring_signed;		/* format 1: the keyring's #define is in the signed C */
+	const char *unsigned_part;	/* what no signature and no re-emission covers */
 	bool modified;			/* not what gen-loader writes for its arrays */
 	bool no_tail;			/* the metadata carries no C of the header */
 	size_t c_off;			/* format 2: where the unsigned C starts */
@@ -31,12 +34,23 @@ struct verdict {
 	char reason[512];		/* why not verified */
 };
 
+/* What the load takes from unsigned bytes, by kind of header (v->unsigned_part). */
+#define UNSIGNED_NO_TRAILER \
+	"the C after the arrays (--no-trailer: NAME__open(), __load(), __attach() ...) and the default keyring id"
+#define UNSIGNED_BPFTOOL \
+	"bpftool's C around the arrays (NAME__open(), __load() with its opts, __attach() ...) and the keyring id"
+
 /*
  * 0 when the header text[0..text_len) verifies: it is byte for byte what
  * gen-loader writes for the arrays, name and keyring it carries (else
  * v->modified, v->reason names the first differing line; in format 2, up
  * to the end of the arrays, and the unsigned C after them passes
- * tail_audit()), and its signature verifies over insns || data.  -EKEYREJECTED when it does not:
+ * tail_audit()), and its signature verifies over insns || data.  Then
+ * v->verified when every byte of the header is signed or re-emitted from
+ * signed bytes (format 1 of this gen-loader), else v->arrays_verified and
+ * v->unsigned_part names the rest (format 2, bpftool's headers, format 1
+ * of gen-loader 1.0): tail_audit() and bpftool_skel_modified() only ever
+ * refuse.  -EKEYREJECTED when it does not:
  * v->reason says why (and is the recorded error).  Other negative errnos:
  * out of memory.  vf: the certificates, read once per command
  * (bpfsign_verifier_load()).

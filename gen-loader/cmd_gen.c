@@ -31,7 +31,7 @@ static const struct opt gen_opts[] = {
 	[O_MAX_CPUS] = { "max-cpus", 0, "N", "most CPUs of the target: size of perf event arrays without max_entries (default CONFIG_NR_CPUS of --target-config, else 8192)" },
 	[O_MAP_SIZE] = { "map-size", 0, "MAP=N[:VSIZE],...", "signed sizes of maps a tool sizes at run time: max_entries N (or 'cpus') and value size" },
 	[O_PAYLOAD] = { "payload-out", 0, "FILE", "write the bytes to sign (insns || data) and an unsigned header, instead of --key/--cert" },
-	[O_NO_TRAILER] = { "no-trailer", 0, NULL, "sign bpftool's payload, insns || libbpf's metadata, without the header's C: the signature of bpftool gen skeleton -L -S; the C after the arrays is then NOT signed (format 2)" },
+	[O_NO_TRAILER] = { "no-trailer", 0, NULL, "sign bpftool's payload, insns || libbpf's metadata, without the header's C: the signature of bpftool gen skeleton -L -S; the C after the arrays and the default keyring are then NOT signed (format 2: gen-loader verify says arrays-verified at best)" },
 	[O_VERBOSE] = { "verbose", 'v', NULL, "print libbpf's debug messages" },
 };
 
@@ -162,7 +162,7 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	/* the C after the arrays goes into the signed metadata, first;
 	 * with --no-trailer the metadata is libbpf's alone, as bpftool signs it
 	 */
-	err = emit_tail(&l, &tail, &tail_len);
+	err = emit_tail(&l, no_trailer ? NULL : &parts.keyring_id, &tail, &tail_len);
 	if (err) {
 		kit_err(err, "%s: %s", obj, kit_last_error());
 		goto out;
@@ -251,8 +251,9 @@ const struct cmd cmd_gen = {
 	.summary = "Generate the loader of a BPF object with the patched libbpf (no bpf() syscall),\n"
 		   "sign insns || metadata and write a light skeleton header that loads it\n"
 		   "signed: NAME__open_and_load(), NAME__load_keyring(), NAME__attach() ...\n"
-		   "The metadata ends with the header's C, so that it is signed too; with\n"
-		   "--no-trailer it does not (bpftool's payload and signature, unsigned C).",
+		   "The metadata ends with the header's C and its default keyring, so that\n"
+		   "they are signed too; with --no-trailer it does not (bpftool's payload\n"
+		   "and signature, unsigned C).",
 	.opts = gen_opts,
 	.nr_opts = ARRAY_SIZE(gen_opts),
 	.args = "OBJ.bpf.o",

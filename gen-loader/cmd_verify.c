@@ -33,8 +33,9 @@ static void report_error(const struct parsed *p, const char *path, const char *v
 	out_end(&o);
 }
 
+/* 0 verified, EXIT_PARTIAL arrays-verified (partial_msg says why), or a negative errno */
 static int verify_one(const struct parsed *p, const char *path,
-		      const struct bpfsign_verifier *vf)
+		      const struct bpfsign_verifier *vf, char *partial_msg, size_t msg_sz)
 {
 	unsigned char *text;
 	struct verdict v;
@@ -64,6 +65,12 @@ static int verify_one(const struct parsed *p, const char *path,
 		report_error(p, path, NULL, err);
 	}
 	lskel_free(&h);
+	/* not an error, and not "verified" either: its own exit code */
+	if (!err && v.arrays_verified) {
+		snprintf(partial_msg, msg_sz, "%s: arrays-verified, not verified: not signed: %s",
+			 path, v.unsigned_part);
+		return EXIT_PARTIAL;
+	}
 	return err;
 }
 
@@ -72,7 +79,7 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 {
 	struct bpfsign_verifier *vf;
 	int i, err, first = 0, failed = 0;
-	char first_msg[512] = "";
+	char first_msg[1024] = "", msg[1024];
 
 	(void)cmd;
 	/* the certificates are read once, for every header */
@@ -84,19 +91,27 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 		return err;
 	}
 	for (i = 0; i < p->nr_args; i++) {
-		err = verify_one(p, p->args[i], vf);
+		err = verify_one(p, p->args[i], vf, msg, sizeof(msg));
 		if (!err)
 			continue;
 		failed++;
+		if (err > 0 && p->nr_args > 1)
+			fprintf(stderr, "gen-loader verify: %s\n", msg);
+		else if (p->nr_args > 1)
+			fprintf(stderr, "gen-loader verify: %s\n", kit_last_error());
 		if (!first) {
 			first = err;
-			snprintf(first_msg, sizeof(first_msg), "%s", kit_last_error());
+			snprintf(first_msg, sizeof(first_msg), "%s", err > 0 ? msg : kit_last_error());
 		}
-		if (p->nr_args > 1)
-			fprintf(stderr, "gen-loader verify: %s\n", kit_last_error());
 	}
 	bpfsign_verifier_free(vf);
-	if (first && p->nr_args > 1)
+	/* EXIT_PARTIAL is returned as is: prog_main() prints only errnos */
+	if (first > 0 && p->nr_args > 1)
+		fprintf(stderr, "gen-loader verify: %d of %d headers not verified; the first: %s\n",
+			failed, p->nr_args, first_msg);
+	else if (first > 0)
+		fprintf(stderr, "gen-loader verify: %s\n", first_msg);
+	else if (first && p->nr_args > 1)
 		kit_err(first, "%d of %d headers failed; the first: %s", failed, p->nr_args,
 			first_msg);
 	else if (first)
@@ -105,11 +120,12 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 }
 
 static const struct exit_code verify_exits[] = {
-	{ 0, 0, "the header verifies" },
+	{ 0, 0, "verified: every byte of the header is signed or re-emitted byte for byte\n     from signed bytes, and the signature verifies" },
 	{ EXIT_FAIL, ERR_ANY, "failed, as the message says (an unreadable file or certificate)" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
 	{ EXIT_REJECTED, -EKEYREJECTED, "rejected or modified: a region was altered, another key signed it, or\n     the text is not what gen-loader writes for its arrays" },
 	{ EXIT_MALFORMED, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
+	{ EXIT_PARTIAL, ERR_NONE, "arrays-verified: the signed arrays verify, but C the load runs is neither\n     signed nor re-emitted from signed bytes (--no-trailer, bpftool -L -S, and\n     gen-loader 1.0 headers); \"unsigned\" names it" },
 	{ 0, 0, NULL },
 };
 
@@ -120,10 +136,12 @@ const struct cmd cmd_verify = {
 	.summary = "Audit each HEADER offline, as compiled (one report each, one JSON object\n"
 		   "per line with --json; the exit status is the first failure's): re-emit it from the arrays, name and\n"
 		   "keyring it carries and compare byte for byte (else the verdict is modified;\n"
-		   "format 2, --no-trailer: up to the end of the arrays, and the unsigned C\n"
-		   "after them is checked for structure only),\n"
+		   "format 2, --no-trailer: up to the end of the arrays; the unsigned C\n"
+		   "after them and bpftool's C are checked for structure, which only refuses),\n"
 		   "rebuild insns || metadata, check that excl_hash is the loader's digest\n"
-		   "(SHA-256 of insns) and verify the signature.",
+		   "(SHA-256 of insns) and verify the signature.  The verdict is verified only\n"
+		   "when every byte is signed or re-emitted from signed bytes; a header with\n"
+		   "unsigned C (format 2, bpftool -L -S) is arrays-verified at best, exit 8.",
 	.opts = verify_opts,
 	.nr_opts = ARRAY_SIZE(verify_opts),
 	.args = "HEADER...",

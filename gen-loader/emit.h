@@ -34,8 +34,19 @@ struct skel_parts {
 /* The prefix of a target line in the tail: " * @target kconfig CONFIG_HZ=250" */
 #define TARGET_MARK "@target "
 
-/* The C after the arrays, for the object of l (trailer.h carries it). */
-int emit_tail(const struct loader *l, char **buf, size_t *len);
+/*
+ * The C after the arrays, for the object of l (trailer.h carries it).  With
+ * keyring_id (format 1), it starts with the default keyring's #define, so
+ * that the keyring the load uses is signed with the loader.
+ */
+int emit_tail(const struct loader *l, const int *keyring_id, char **buf, size_t *len);
+/*
+ * 0 and *keyring_id when tail starts with the #define of the default
+ * keyring of skeleton name, exactly as emit_tail() writes it; -ENOENT when
+ * it does not (format 2, or a format 1 header of gen-loader 1.0, whose
+ * #define is in the prologue, not signed).  A pure function of its input.
+ */
+int emit_tail_keyring(const char *name, const char *tail, size_t len, int *keyring_id);
 /*
  * The header of p as a malloc()ed buffer: a function of p alone, so that
  * gen-loader writes it and gen-loader verify re-emits it alike.  -ENOEXEC

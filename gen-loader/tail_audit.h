@@ -16,7 +16,10 @@
  *     skel_internal.h's helpers, sysconf() and mprotect(); no call through
  *     a pointer.
  * It does not check the rest byte for byte: the order of statements, the
- * struct layout, the program names in attach, the mmap sizes.
+ * struct layout, the program names in attach, the mmap sizes.  It is a C
+ * lexer, which lags the compiler (a // comment ended by a lone CR, raw
+ * strings, aliases): it only ever refuses, and a header it passes is
+ * "arrays-verified", never "verified" (check.h).
  * A pure function of its input (fuzzed).
  */
 #ifndef GEN_LOADER_TAIL_AUDIT_H

@@ -59,13 +59,16 @@ gl_get() {
 	EOF
 }
 
-# verified HEADER GENERATOR FORMAT: gen-loader verify's verdict, and who wrote it
-verified() {
+# arrays_verified HEADER GENERATOR FORMAT: gen-loader verify's verdict, and who
+# wrote it: the signed arrays verify, the C is not signed (never "verified")
+arrays_verified() {
 	run "$gl" verify --json --cert "$keys/signing.crt" "$1"
-	expect_rc 0 "$1: gen-loader verify" || return 1
-	expect_eq "$(json out generator)/$(json out format)/$(json out verdict)" "$2/$3/verified" \
+	expect_rc 8 "$1: gen-loader verify" || return 1
+	expect_eq "$(json out generator)/$(json out format)/$(json out verdict)" "$2/$3/arrays-verified" \
 		"$1: generator/format/verdict"
 }
+
+unsigned_bpftool="bpftool's C around the arrays (NAME__open(), __load() with its opts, __attach() ...) and the keyring id"
 
 # --- the tests --------------------------------------------------------------
 
@@ -120,7 +123,7 @@ t_no_trailer_identical() {
 			cmp -s bt.bin gl.bin ||
 				{ echo "$o: bpftool's ${r%:*} is not gen-loader --no-trailer's ${r#*:}"; return 1; }
 		done
-		verified "$o.h" bpftool 0 && verified "$o.gl.h" gen-loader 2 || return 1
+		arrays_verified "$o.h" bpftool 0 && arrays_verified "$o.gl.h" gen-loader 2 || return 1
 		# the same payload signed elsewhere and attached: the same header
 		"$gl" "$obj/$o.bpf.o" -o u.h --payload-out u.bin --no-trailer --name "$o" \
 			--btf "$vmlinux" || return 1
@@ -201,9 +204,11 @@ t_no_trailer_tampered() {
 t_verify_bpftool_headers() {
 	bt_sign skel_counter sc || return 1
 	run "$gl" verify --json --cert "$keys/signing.crt" sc.h
-	expect_rc 0 "a bpftool-signed header" || return 1
-	expect_eq "$(json out generator)/$(json out verdict)" "bpftool/verified" "verdict" ||
-		return 1
+	# check_header(): no byte of bpftool's C is signed: never "verified"
+	expect_rc 8 "a bpftool-signed header" || return 1
+	expect_eq "$(json out generator)/$(json out verdict)/$(json out errno)" \
+		"bpftool/arrays-verified/0" "verdict" || return 1
+	expect_eq "$(json out unsigned)" "$unsigned_bpftool" "what is not signed" || return 1
 	LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L "$obj/skel_counter.bpf.o" > u.h || return 1
 	run "$gl" verify --json --cert "$keys/signing.crt" u.h
 	# check_header(): bpftool -L without -S is unsigned
@@ -233,6 +238,48 @@ t_verify_bpftool_headers() {
 	run "$gl" attach --signature sig --cert "$keys/signing.crt" sc.h
 	# attach writes gen-loader headers only
 	expect_rc 4 "attach to a bpftool header" && expect_err "attach writes gen-loader headers"
+}
+
+# Issue 36: the edits of headers whose C is not signed, each compiled into a
+# program (harness.c: its bpf() calls are printed, never made) that loads
+# something else or runs a command; none is "verified": re-emitted from
+# signed bytes and refused (format 1), refused by a structure check, or
+# arrays-verified (exit 8), never exit 0.
+t_unsigned_c_edits() {
+	local n does verdict
+	gl_sign skel_counter sc && mv sc.gl.h f1.h &&
+	gl_sign skel_counter sc --no-trailer && mv sc.gl.h nt.h && bt_sign skel_counter sc && mv sc.h bt.h ||
+		return 1
+	mkdir e && python3 "$top/tests/host/bpftool/edits.py" f1.h nt.h bt.h e > e/list || return 1
+	cp "$top/tests/host/bpftool/harness.c" e/ || return 1
+	# the unedited headers: the signed load, keyring 0, no command
+	for n in f1 nt bt; do
+		cp "$n.h" "e/$n.h"
+		does_of "$n" || return 1
+		grep -q '^load: [1-9][0-9]* insns, signature [1-9][0-9]* bytes, keyring 0$' "e/$n.out" &&
+			! grep -q '^system' "e/$n.out" ||
+			{ echo "the unedited $n header:"; cat "e/$n.out"; return 1; }
+	done
+	while IFS="$(printf '\t')" read -r n does; do
+		does_of "$n" || return 1
+		grep -qF "$does" "e/$n.out" && ! grep -qF "$does" "e/${n%%_*}.out" ||
+			{ echo "$n: the edited header does not do '$does':"; cat "e/$n.out"; return 1; }
+		run "$gl" verify --json --cert "$keys/signing.crt" "e/$n.h"
+		verdict=$(json out verdict)
+		case $rc/$verdict in
+		3/modified|3/malformed|8/arrays-verified) ;;
+		*) echo "$n (it does $does): gen-loader verify exits $rc, verdict '$verdict'"; return 1 ;;
+		esac
+	done < e/list
+	[ "$(wc -l < e/list)" -ge 24 ] || { echo "only $(wc -l < e/list) edits"; return 1; }
+}
+
+# does_of NAME: e/NAME.h compiled with harness.c, what it does in e/NAME.out
+does_of() {
+	gcc -w -O2 -D_GNU_SOURCE -DHEADER="\"$1.h\"" -Ie -I"$build/linux/tools/lib" \
+		-I"$build/linux/tools/include/uapi" e/harness.c -o "e/$1" 2> e/err ||
+		{ echo "$1: the edited header does not compile:"; head -n 5 e/err; return 1; }
+	"./e/$1" > "e/$1.out" || { echo "$1: the harness failed"; return 1; }
 }
 
 # Upstream's option rules and messages, and no bpf() while generating.
@@ -327,6 +374,7 @@ t "gen skeleton -L -S: gen-loader's insns and metadata, bpfsign's signature" t_s
 t "gen-loader --no-trailer: bpftool's payload and signature, byte for byte" t_no_trailer_identical
 t "gen-loader verify: --no-trailer headers tampered, their C edited" t_no_trailer_tampered
 t "gen-loader verify: bpftool headers signed, unsigned, edited, tampered" t_verify_bpftool_headers
+t "gen-loader verify: edits of unsigned C compile into other loads, none verified" t_unsigned_c_edits
 t "options: upstream's rules, no bpf() while generating" t_options
 t "SoftHSM2: -k pkcs11: signs as the key file does" t_softhsm
 t "man pages and bash completion" t_docs

@@ -203,9 +203,84 @@ t_keyring_id() {
 	run "$gl" verify --json --cert "$keys/signing.crt" k.h
 	expect_rc 0 "verify" || return 1
 	expect_eq "$(json out keyring_id)" "-3" "keyring_id in the report" || return 1
+	expect_eq "$(json out unsigned)" "" "nothing unsigned" || return 1
+	# the #define is in the signed C after the arrays, not in the prologue
+	expect_eq "$(grep -n '__DEFAULT_KEYRING_ID (' k.h | cut -d: -f1)" \
+		"$(($(grep -n '^/\* @bpfsign end signature \*/$' k.h | cut -d: -f1) + 3))" \
+		"the line of the #define" || return 1
+	sed 's|^/\* @bpfsign keyring-id -3 \*/$|/* @bpfsign keyring-id 0 */|; s|^#define skel_counter__DEFAULT_KEYRING_ID (-3)$|#define skel_counter__DEFAULT_KEYRING_ID (0)|' \
+		k.h > k0.h
+	run "$gl" verify --cert "$keys/signing.crt" k0.h
+	# check_reemit(): the keyring edited consistently, marker and #define, is
+	# re-emitted from the signed bytes: modified
+	expect_rc 3 "the keyring edited consistently" &&
+		expect_err "the header has '/* @bpfsign keyring-id 0 */', gen-loader writes '/* @bpfsign keyring-id -3 */'" ||
+		return 1
 	run "$gl" "$obj" -o bad.h --key "$keys/signing.key" --cert "$keys/signing.crt" \
 		--keyring-id 4294967296
 	expect_rc 1 "--keyring-id out of range" && expect_err "not a 32-bit number"
+}
+
+# legacy IN OUT PAYLOAD: IN as gen-loader 1.0 wrote it, unsigned (the default
+# keyring's #define in the prologue, not in the C the metadata carries), and
+# its payload
+legacy() {
+	python3 - "$@" <<-'EOF'
+	import re, struct, sys
+	text = open(sys.argv[1]).read()
+	def block(region):
+	    m = re.search(r"/\* @bpfsign begin %s \d+ \*/\n(.*?)/\* @bpfsign end %s \*/\n"
+	                  % (region, region), text, re.S)
+	    return m, bytes.fromhex(re.sub(r'[\t"\n]|\\x', "", m.group(1)))
+	def emit(region, b):
+	    lines = ''.join('\t"%s"\n' % ''.join('\\x%02x' % c for c in b[i:i + 16])
+	                    for i in range(0, len(b), 16))
+	    return "/* @bpfsign begin %s %d */\n%s/* @bpfsign end %s */\n" % (region, len(b), lines, region)
+	name = re.search(r"/\* @bpfsign name (\w+) \*/", text).group(1)
+	kr = re.search(r"\n(#define %s__DEFAULT_KEYRING_ID \(-?\d+\)\n\n)" % name, text).group(1)
+	_, insns = block("insns")
+	m, data = block("data")
+	n = struct.unpack("<I", data[-12:-8])[0]
+	blob, tail = data[:-12 - n], data[-12 - n:-12]
+	assert tail.startswith(kr.encode())
+	tail = tail[len(kr):]
+	data = blob + tail + struct.pack("<I", len(tail)) + b"BPFSTAIL"
+	text = text.replace(m.group(0), emit("data", data))
+	ms, _ = block("signature")
+	text = text.replace(ms.group(0), emit("signature", b""))
+	text = text.replace(kr, "", 1)
+	text = re.sub(r"(/\* @bpfsign keyring-id -?\d+ \*/\n)\n", lambda m: m.group(1) + kr, text, 1)
+	open(sys.argv[2], "w").write(text)
+	open(sys.argv[3], "wb").write(insns + data)
+	EOF
+}
+
+# A header of gen-loader 1.0 signs the C after its arrays but not the
+# default keyring's #define in its prologue: arrays-verified, exit 8, the
+# keyring named as unsigned, even with the keyring edited consistently.
+t_keyring_legacy() {
+	gen "$obj" k.h --keyring-id -3 && legacy k.h u.h u.bin || return 1
+	"$bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.crt" --out u.p7s u.bin &&
+		"$gl" attach --signature u.p7s --cert "$keys/signing.crt" -o old.h u.h ||
+		{ echo "cannot sign the gen-loader 1.0 header"; return 1; }
+	grep -q '^#define skel_counter__DEFAULT_KEYRING_ID (-3)$' old.h ||
+		{ echo "no #define in the prologue"; return 1; }
+	sed 's|^/\* @bpfsign keyring-id -3 \*/$|/* @bpfsign keyring-id 0 */|; s|^#define skel_counter__DEFAULT_KEYRING_ID (-3)$|#define skel_counter__DEFAULT_KEYRING_ID (0)|' \
+		old.h > old0.h
+	for h in old.h old0.h; do
+		run "$gl" verify --json --cert "$keys/signing.crt" "$h"
+		# check_reemit(): the #define is not in the signed C: never "verified"
+		expect_rc 8 "$h: a header of gen-loader 1.0" || return 1
+		expect_eq "$(json out verdict)/$(json out errno)" arrays-verified/0 "$h: verdict" || return 1
+		case $(json out unsigned) in
+		"the default keyring id: its #define is in the prologue"*) ;;
+		*) echo "$h: unsigned is '$(json out unsigned)'"; return 1 ;;
+		esac
+	done
+	run "$gl" verify --cert "$keys/signing.crt" "$good" old.h
+	# run_verify(): the first header not verified gives the exit code, named on stderr
+	expect_rc 8 "a verified and an arrays-verified header" &&
+		expect_err "1 of 2 headers not verified; the first: old.h: arrays-verified, not verified: not signed: the default keyring id"
 }
 
 # --- audit ------------------------------------------------------------------
@@ -1117,7 +1192,8 @@ t "no bpf() syscall while generating (strace)" t_no_bpf_syscall
 t "deterministic: runs, directories, copies, rebuilds" t_deterministic
 t "the header compiles as C and C++" t_header_compiles
 t "the signed loader reads no ctx input but the log" t_loader_reads_no_input
-t "--keyring-id is embedded" t_keyring_id
+t "--keyring-id is embedded, signed" t_keyring_id
+t "a gen-loader 1.0 header: the keyring unsigned, arrays-verified" t_keyring_legacy
 t "verify: a good header" t_verify_good
 t "verify: payload and excl_hash re-derived" t_payload_matches
 t "verify: each tampered region, its own message" t_tampered_regions
