@@ -40,48 +40,48 @@ EDITS = [
      KEYRING),
     # format 2: a raw string (gnu modes) hides a quote from a C lexer
     ('nt', 'nt_raw_string',
-     [('\n\terr = bpf_load_and_run(&opts);', '\n\t(void)R"x(")x"; system("id");\n\terr = bpf_load_and_run(&opts);')],
+     [('\n\terr = bpf_load_and_run(&opts);', '\n\t(void)R"x(")x"; system("id"); //"\n\terr = bpf_load_and_run(&opts);')],
      SYS),
-    # format 2: NAME__preload() loads the signed arrays with its own opts
+    # format 2: NAME__preload() runs bpf_load_and_run() with its own opts: an unsigned loader
     ('nt', 'nt_preload',
      [('static inline int\nsc__load(struct sc *skel)\n',
        'static inline int\nsc__preload(struct sc *skel)\n{\n'
-       '\tstruct bpf_load_and_run_opts opts = {};\n\n'
-       '\topts.ctx = (struct bpf_loader_ctx *)skel;\n'
-       '\topts.data_sz = sizeof(sc__lskel_data) - 1;\n'
-       '\topts.data = (void *)sc__lskel_data;\n'
-       '\topts.insns_sz = sizeof(sc__lskel_insns) - 1;\n'
-       '\topts.insns = (void *)sc__lskel_insns;\n'
-       '\treturn bpf_load_and_run(&opts);\n}\n\n'
+       '\tstatic const char i[] = "\\x95\\0\\0\\0\\0\\0\\0\\0";\n'
+       '\tstruct bpf_load_and_run_opts o = {};\n\n'
+       '\to.ctx = (struct bpf_loader_ctx *)skel;\n'
+       '\to.data_sz = sizeof(i) - 1;\n'
+       '\to.data = (void *)i;\n'
+       '\to.insns_sz = sizeof(i) - 1;\n'
+       '\to.insns = (void *)i;\n'
+       '\treturn bpf_load_and_run(&o);\n}\n\n'
        'static inline int\nsc__load(struct sc *skel)\n'),
-      ('\tif (sc__load(skel)) {', '\tif (sc__preload(skel)) {')],
-     UNSIGNED),
+      ('\tif (sc__load(skel)) {', '\tif (sc__preload(skel) || sc__load(skel)) {')],
+     'load: 1 insns, signature 0 bytes'),
     # format 2: system() through __typeof__
     ('nt', 'nt_typeof_system',
      [('\n\terr = bpf_load_and_run(&opts);',
-       '\n\t{ __typeof__(&system) f = &system; f("id"); }\n\terr = bpf_load_and_run(&opts);')],
+       '\n\t{ __typeof__(system) *mprotect = system; mprotect("id"); }\n\terr = bpf_load_and_run(&opts);')],
      SYS),
     # format 2: a local named sysconf
     ('nt', 'nt_local_sysconf',
      [('\n\terr = bpf_load_and_run(&opts);',
-       '\n\t{ int (*sysconf)(const char *) = system; sysconf("id"); }\n\terr = bpf_load_and_run(&opts);')],
+       '\n\t{ __typeof__(&system) sysconf = &system; sysconf("id"); }\n\terr = bpf_load_and_run(&opts);')],
      SYS),
     # format 2: a local function pointer named bpf_load_and_run
     ('nt', 'nt_local_bpf_load_and_run',
      [('\n\terr = bpf_load_and_run(&opts);',
-       '\n\t{ int (*bpf_load_and_run)(const char *) = system; bpf_load_and_run("id"); }\n\terr = bpf_load_and_run(&opts);')],
+       '\n\t{ __typeof__(system) *bpf_load_and_run = system; bpf_load_and_run("id"); }\n\terr = bpf_load_and_run(&opts);')],
      SYS),
-    # format 2: a union member aliasing keyring_id
+    # format 2: a union that aliases keyring_id without naming it
     ('nt', 'nt_union_keyring',
-     [('\t__s32 keyring_id;\t/* NAME__load() passes it to BPF_PROG_LOAD */',
-       '\tunion { __s32 keyring_id; __s32 kr; };\t/* NAME__load() passes it to BPF_PROG_LOAD */'),
-      ('\tskel->keyring_id = sc__DEFAULT_KEYRING_ID;\n',
-       '\tskel->keyring_id = sc__DEFAULT_KEYRING_ID;\n\tskel->kr = -3;\n')],
+     [('\tskel->keyring_id = sc__DEFAULT_KEYRING_ID;\n',
+       '\tskel->keyring_id = sc__DEFAULT_KEYRING_ID;\n'
+       '\t((union { struct sc *s; __s32 *k; }){ skel }).k[sizeof(*skel) / 4 - 4] = -3;\n')],
      KEYRING),
     # format 2: a C23 attribute that runs code before main()
     ('nt', 'nt_gnu_constructor',
      [('static inline int\nsc__load(struct sc *skel)\n',
-       '[[gnu::constructor]] static void sc__init(void)\n{\n\tsystem("id");\n}\n\n'
+       '[[gnu::constructor]] static void sc__init(void)\n{\n\t__typeof__(system) *sysconf = system;\n\n\tsysconf("id");\n}\n\n'
        'static inline int\nsc__load(struct sc *skel)\n')],
      SYS),
     # format 2: the new user's edit
@@ -135,11 +135,11 @@ EDITS = [
      [('static const char opts_data[] __attribute__((__aligned__(8))) = "\\\n',
        'static const char opts_data[] __attribute__((__aligned__(8))) = "\\\n  ')],
      'data 3754 bytes'),
-    # bpftool: a second opts_insn[] in an inner block
+    # bpftool: a second opts_insn[] in an inner block, around bpftool's assignments
     ('bt', 'bt_inner_opts_insn',
-     [('\n\topts.insns = (void *)opts_insn;\n',
-       '\n\topts.insns = (void *)opts_insn;\n\t{\n\t\tstatic const char opts_insn[] __attribute__((__aligned__(8))) = "\\x95\\0\\0\\0\\0\\0\\0\\0";\n\n'
-       '\t\topts.insns_sz = sizeof(opts_insn) - 1;\n\t\topts.insns = (void *)opts_insn;\n\t}\n')],
+     [('\topts.insns_sz = sizeof(opts_insn) - 1;\n\topts.insns = (void *)opts_insn;\n',
+       '\t{\n\t\tstatic const char opts_insn[] = "\\x95\\0\\0\\0\\0\\0\\0\\0";\n\n'
+       '\topts.insns_sz = sizeof(opts_insn) - 1;\n\topts.insns = (void *)opts_insn;\n\t}\n')],
      'load: 1 insns'),
     # bpftool: the new user's edit
     ('bt', 'bt_system',

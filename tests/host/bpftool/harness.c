@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,12 +21,14 @@ long syscall(long nr, ...)
 	union bpf_attr *attr;
 	const unsigned char *p;
 	__u32 h = 2166136261u, i;
+	unsigned int size;
 	va_list ap;
 	int cmd;
 
 	va_start(ap, nr);
 	cmd = va_arg(ap, int);
 	attr = va_arg(ap, union bpf_attr *);
+	size = va_arg(ap, unsigned int);
 	va_end(ap);
 	if (nr != __NR_bpf) {
 		errno = ENOSYS;
@@ -44,8 +47,12 @@ long syscall(long nr, ...)
 	case BPF_MAP_FREEZE:
 		return 0;
 	case BPF_PROG_LOAD:
-		printf("load: %u insns, signature %u bytes, keyring %d\n", attr->insn_cnt,
-		       attr->signature_size, attr->keyring_id);
+		/* an unsigned load passes an attr that ends before the signature */
+		if (size < offsetof(union bpf_attr, keyring_id) + sizeof(attr->keyring_id))
+			printf("load: %u insns, signature 0 bytes\n", attr->insn_cnt);
+		else
+			printf("load: %u insns, signature %u bytes, keyring %d\n", attr->insn_cnt,
+			       attr->signature_size, attr->keyring_id);
 		errno = EPERM;
 		return -1;
 	}
