@@ -240,6 +240,22 @@ int check_header(const char *path, const char *text, size_t text_len,
 	}
 }
 
+int check_object(struct verdict *v, const char *path, const char *obj, const char *text,
+		 size_t len, const char *want, size_t want_len)
+{
+	v->verified = v->arrays_verified = false;
+	if (first_diff(v, text, len, want, want_len)) {
+		v->modified = true;
+		return kit_err(-EKEYREJECTED, "%s: modified: not the header gen-loader writes for %s: %s",
+			       path, obj, v->reason);
+	}
+	/* the unsigned C and keyring are now re-emitted from the auditor's input */
+	v->object = obj;
+	v->unsigned_part = NULL;
+	v->verified = true;
+	return 0;
+}
+
 /*
  * The "@target" lines of the header's signed C, joined by "; " into buf:
  * what the loader was generated for (gen-loader --target-config ...).
@@ -281,13 +297,16 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	out_str(o, "name", h->name);
 	out_str(o, "generator", h->generator == LSKEL_GEN_BPFTOOL ? "bpftool" : "gen-loader");
 	/* what the verdict rests on: bpftool's C cannot be re-emitted here */
-	out_str(o, "checked", h->generator == LSKEL_GEN_BPFTOOL ?
+	out_str(o, "checked", v->object ?
+		"the whole header, re-emitted byte for byte from the object and options given (--object) and the header's signature; signature over insns || data; excl_hash" :
+		h->generator == LSKEL_GEN_BPFTOOL ?
 		"the arrays: signature over insns || data, excl_hash; bpftool's C around them: no byte of it is signed, a structure check only refuses (each array once, the opts assignments, bpftool's preprocessor lines only, the guard's #endif)" :
 		h->format == LSKEL_FORMAT_NO_TRAILER ?
 		"the header up to the end of the arrays, re-emitted byte for byte; signature over insns || data; excl_hash; the C after the arrays: not signed (--no-trailer), a structure check only refuses (" TAIL_AUDIT_CHECKED ")" :
 		v->keyring_signed ?
 		"the whole header, re-emitted byte for byte from the signed bytes (the keyring id too); signature over insns || data; excl_hash" :
 		"the whole header, re-emitted byte for byte; signature over insns || data; excl_hash; the default keyring id: not signed");
+	out_str(o, "object", v->object ? v->object : "");
 	/* what the load takes from bytes no signature covers: why not "verified" */
 	out_str(o, "unsigned", v->unsigned_part ? v->unsigned_part : "");
 	out_int(o, "format", h->format);

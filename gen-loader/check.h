@@ -27,6 +27,7 @@ struct verdict {
 	bool arrays_verified;		/* the signed arrays verify, some C is unsigned */
 	bool keyring_signed;		/* format 1: the keyring's #define is in the signed C */
 	const char *unsigned_part;	/* what no signature and no re-emission covers */
+	const char *object;		/* --object: the header is re-emitted from it */
 	bool modified;			/* not what gen-loader writes for its arrays */
 	bool no_tail;			/* the metadata carries no C of the header */
 	size_t c_off;			/* format 2: where the unsigned C starts */
@@ -58,6 +59,14 @@ struct verdict {
 int check_header(const char *path, const char *text, size_t text_len,
 		 const struct lskel *h, const struct bpfsign_verifier *vf,
 		 struct verdict *v);
+/*
+ * After check_header() returned 0: is text[0..len) byte for byte want, the
+ * header gen-loader writes for the object obj (regen.h)?  Then v->verified,
+ * whatever its format: no byte of it comes from the file alone.  Else
+ * -EKEYREJECTED, v->modified, v->reason names the first differing line.
+ */
+int check_object(struct verdict *v, const char *path, const char *obj, const char *text,
+		 size_t len, const char *want, size_t want_len);
 /* The report of check_header(), as key: value lines or JSON. */
 void check_report(struct out *o, const char *path, const struct lskel *h,
 		  const struct verdict *v);

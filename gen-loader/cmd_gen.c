@@ -13,6 +13,7 @@
 #include "libbpfsign.h"
 #include "loader.h"
 #include "lskel.h"
+#include "regen.h"
 #include "tail_audit.h"
 #include "trailer.h"
 
@@ -34,19 +35,6 @@ static const struct opt gen_opts[] = {
 	[O_NO_TRAILER] = { "no-trailer", 0, NULL, "sign bpftool's payload, insns || libbpf's metadata, without the header's C: the signature of bpftool gen skeleton -L -S; the C after the arrays and the default keyring are then NOT signed (format 2: gen-loader verify says arrays-verified at best)" },
 	[O_VERBOSE] = { "verbose", 'v', NULL, "print libbpf's debug messages" },
 };
-
-static int parse_keyring(const char *s, int *out)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);	/* serials are decimal: 010 is ten */
-	if (errno || !*s || *end || v < INT_MIN || v > INT_MAX)
-		return kit_err(-EINVAL, "--keyring-id '%s': not a 32-bit number", s);
-	*out = (int)v;
-	return 0;
-}
 
 static int sign_payload(const struct parsed *p, const void *payload, size_t len,
 			unsigned char **sig, size_t *sig_len)
@@ -143,7 +131,7 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 	if (err)
 		return err;
 	if (p->val[O_KEYRING]) {
-		err = parse_keyring(p->val[O_KEYRING], &parts.keyring_id);
+		err = parse_keyring_id(p->val[O_KEYRING], &parts.keyring_id);
 		if (err)
 			return err;
 	}

@@ -9,14 +9,59 @@
 #include "libbpfsign.h"
 #include "err.h"
 #include "file.h"
+#include "loader.h"
+#include "regen.h"
 
-enum { O_CERT, O_CA, O_JSON };
+enum { O_CERT, O_CA, O_JSON, O_OBJECT, O_NAME, O_KEYRING, O_BTF, O_TARGET_CONFIG, O_MAX_CPUS,
+       O_MAP_SIZE };
 
 static const struct opt verify_opts[] = {
 	[O_CERT] = { "cert", 0, "CERT", "the signer's certificate, PEM or DER", false, 1 },
 	[O_CA] = { "ca", 0, "BUNDLE", "PEM certificates, as a kernel keyring: the signer is one of them", false, 1 },
 	[O_JSON] = { "json", 0, NULL, "print each report as one JSON object on one line" },
+	[O_OBJECT] = { "object", 0, "OBJ.bpf.o", "re-emit the whole header from this object and the generation options below, with its signature, and compare byte for byte: a format 2 header can then be verified (one HEADER)" },
+	[O_NAME] = { "name", 0, "NAME", "with --object: as gen-loader --name (default: the header's name)" },
+	[O_KEYRING] = { "keyring-id", 0, "N", "with --object: as gen-loader --keyring-id (default 0)" },
+	[O_BTF] = { "btf", 0, "VMLINUX", "with --object: as gen-loader --btf" },
+	[O_TARGET_CONFIG] = { "target-config", 0, "KCONFIG", "with --object: as gen-loader --target-config" },
+	[O_MAX_CPUS] = { "max-cpus", 0, "N", "with --object: as gen-loader --max-cpus" },
+	[O_MAP_SIZE] = { "map-size", 0, "MAP=N[:VSIZE],...", "with --object: as gen-loader --map-size" },
 };
+
+/*
+ * --object: the header must be what gen-loader writes for the auditor's
+ * object and options, with the header's signature, byte for byte.
+ */
+static int verify_object(const struct parsed *p, const char *path, const char *text, size_t len,
+			 const struct lskel *h, struct verdict *v)
+{
+	struct regen_opts o = {
+		.obj = p->val[O_OBJECT],
+		.name = p->val[O_NAME] ? p->val[O_NAME] : h->name,
+		.btf = p->val[O_BTF],
+		.target_config = p->val[O_TARGET_CONFIG],
+		.max_cpus = p->val[O_MAX_CPUS],
+		.map_size = p->val[O_MAP_SIZE],
+		.format = h->format,
+		.sig = h->r[R_SIGNATURE].len ? h->r[R_SIGNATURE].buf : NULL,
+		.sig_sz = h->r[R_SIGNATURE].len,
+	};
+	size_t want_len;
+	char *want;
+	int err;
+
+	if (h->generator == LSKEL_GEN_BPFTOOL)
+		return kit_err(-EOPNOTSUPP, "%s: --object re-emits gen-loader's headers; this one is bpftool's (compare it with what bpftool gen skeleton writes for the object)",
+			       path);
+	err = p->val[O_KEYRING] ? parse_keyring_id(p->val[O_KEYRING], &o.keyring_id) : 0;
+	if (!err)
+		err = regen_header(&o, &want, &want_len);
+	if (err)
+		return err;
+	err = check_object(v, path, o.obj, text, len, want, want_len);
+	free(want);
+	return err;
+}
 
 /* --json: a failure without a report is still one JSON object */
 static void report_error(const struct parsed *p, const char *path, const char *verdict, int err)
@@ -56,6 +101,8 @@ static int verify_one(const struct parsed *p, const char *path,
 		return err;
 	}
 	err = check_header(path, (const char *)text, len, &h, vf, &v);
+	if (!err && p->val[O_OBJECT])
+		err = verify_object(p, path, (const char *)text, len, &h, &v);
 	free(text);
 	if (!err || err == -EKEYREJECTED) {
 		out_begin(&o, stdout, p->val[O_JSON] != NULL);
@@ -81,7 +128,13 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 	int i, err, first = 0, failed = 0;
 	char first_msg[1024] = "", msg[1024];
 
-	(void)cmd;
+	for (i = O_NAME; i <= O_MAP_SIZE; i++)
+		if (p->val[i] && !p->val[O_OBJECT])
+			return usage_error(cmd, "--%s is an option of --object", verify_opts[i].name);
+	if (p->val[O_OBJECT] && p->nr_args != 1)
+		return usage_error(cmd, "--object: one HEADER, the object's");
+	if (p->val[O_OBJECT])
+		gl_libbpf_print_init(0);
 	/* the certificates are read once, for every header */
 	err = bpfsign_verifier_load(p->val[O_CERT], p->val[O_CA], &vf);
 	if (err) {
@@ -121,9 +174,9 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 
 static const struct exit_code verify_exits[] = {
 	{ 0, 0, "verified: every byte of the header is signed or re-emitted byte for byte\n     from signed bytes, and the signature verifies" },
-	{ EXIT_FAIL, ERR_ANY, "failed, as the message says (an unreadable file or certificate)" },
+	{ EXIT_FAIL, ERR_ANY, "failed, as the message says (an unreadable file or certificate; --object:\n     an object gen-loader refuses, or a bpftool header)" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
-	{ EXIT_REJECTED, -EKEYREJECTED, "rejected or modified: a region was altered, another key signed it, or\n     the text is not what gen-loader writes for its arrays" },
+	{ EXIT_REJECTED, -EKEYREJECTED, "rejected or modified: a region was altered, another key signed it, or\n     the text is not what gen-loader writes for its arrays (--object: for the\n     object and options given)" },
 	{ EXIT_MALFORMED, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
 	{ EXIT_PARTIAL, ERR_NONE, "arrays-verified: the signed arrays verify, but C the load runs is neither\n     signed nor re-emitted from signed bytes (--no-trailer, bpftool -L -S, and\n     gen-loader 1.0 headers); \"unsigned\" names it" },
 	{ 0, 0, NULL },
@@ -141,7 +194,9 @@ const struct cmd cmd_verify = {
 		   "rebuild insns || metadata, check that excl_hash is the loader's digest\n"
 		   "(SHA-256 of insns) and verify the signature.  The verdict is verified only\n"
 		   "when every byte is signed or re-emitted from signed bytes; a header with\n"
-		   "unsigned C (format 2, bpftool -L -S) is arrays-verified at best, exit 8.",
+		   "unsigned C (format 2, bpftool -L -S) is arrays-verified at best, exit 8;\n"
+		   "with --object, a gen-loader header is re-emitted whole from the object\n"
+		   "and can be verified.",
 	.opts = verify_opts,
 	.nr_opts = ARRAY_SIZE(verify_opts),
 	.args = "HEADER...",

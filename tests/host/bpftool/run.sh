@@ -272,6 +272,34 @@ t_unsigned_c_edits() {
 		esac
 	done < e/list
 	[ "$(wc -l < e/list)" -ge 24 ] || { echo "only $(wc -l < e/list) edits"; return 1; }
+	# --object: gen-loader's headers re-emitted whole from the object the
+	# auditor holds: format 2 is then verified, and every edit modified
+	for n in nt f1; do
+		run "$gl" verify --json --cert "$keys/signing.crt" --object "$obj/skel_counter.bpf.o" \
+			--btf "$vmlinux" "e/$n.h"
+		expect_rc 0 "$n.h --object" || return 1
+		expect_eq "$(json out verdict)/$(json out unsigned)" "verified/" "$n.h --object" || return 1
+	done
+	while IFS="$(printf '\t')" read -r n does; do
+		case $n in bt_*) continue ;; esac
+		run "$gl" verify --json --cert "$keys/signing.crt" --object "$obj/skel_counter.bpf.o" \
+			--btf "$vmlinux" "e/$n.h"
+		# check_object(): not what gen-loader writes for the object
+		expect_rc 3 "$n --object" && expect_eq "$(json out verdict)" modified "$n --object" ||
+			return 1
+	done < e/list
+	run "$gl" verify --cert "$keys/signing.crt" --object "$obj/percpu_data.bpf.o" --btf "$vmlinux" e/nt.h
+	# check_object(): the header of another object
+	expect_rc 3 "another object" && expect_err "not the header gen-loader writes for" || return 1
+	run "$gl" verify --cert "$keys/signing.crt" --object "$obj/skel_counter.bpf.o" --btf "$vmlinux" e/bt.h
+	# verify_object(): bpftool's C is bpftool's to re-emit
+	expect_rc 1 "a bpftool header --object" && expect_err "this one is bpftool's" || return 1
+	run "$gl" verify --cert "$keys/signing.crt" --btf "$vmlinux" e/nt.h
+	# run_verify(): the generation options go with --object
+	expect_rc 2 "--btf without --object" && expect_err "--btf is an option of --object" || return 1
+	run "$gl" verify --cert "$keys/signing.crt" --object "$obj/skel_counter.bpf.o" e/nt.h e/f1.h
+	# run_verify(): one object, one header
+	expect_rc 2 "--object, two headers" && expect_err "one HEADER"
 }
 
 # does_of NAME: e/NAME.h compiled with harness.c, what it does in e/NAME.out
@@ -374,7 +402,7 @@ t "gen skeleton -L -S: gen-loader's insns and metadata, bpfsign's signature" t_s
 t "gen-loader --no-trailer: bpftool's payload and signature, byte for byte" t_no_trailer_identical
 t "gen-loader verify: --no-trailer headers tampered, their C edited" t_no_trailer_tampered
 t "gen-loader verify: bpftool headers signed, unsigned, edited, tampered" t_verify_bpftool_headers
-t "gen-loader verify: edits of unsigned C compile into other loads, none verified" t_unsigned_c_edits
+t "gen-loader verify: edits of unsigned C compile into other loads, none verified; --object" t_unsigned_c_edits
 t "options: upstream's rules, no bpf() while generating" t_options
 t "SoftHSM2: -k pkcs11: signs as the key file does" t_softhsm
 t "man pages and bash completion" t_docs
