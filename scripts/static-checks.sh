@@ -68,8 +68,9 @@ fi
 # normalise SRC FILE: compiler or sparse output, one warning a line,
 # paths relative to the source tree
 normalise() {
-	# ccache hands gcc paths relative to the output folder (CCACHE_BASEDIR)
-	sed -e "s|$1/||g" -e "s|\.\./${1##*/}/||g" -e 's|^\./||' "$2" | awk '
+	# ccache hands gcc paths relative to the output folder (CCACHE_BASEDIR);
+	# kbuild hands sparse the real path of a source tree reached by a symlink
+	sed -e "s|$1/||g" -e "s|$(realpath "$1")/||g" -e "s|\.\./${1##*/}/||g" -e 's|^\./||' "$2" | awk '
 		# a sparse continuation: "file:L:C:    expected ...", "got ..."
 		/^[^ :]+:[0-9]+:[0-9]+:    / {
 			if (last != "") {
