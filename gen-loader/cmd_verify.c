@@ -187,8 +187,9 @@ const struct cmd cmd_verify = {
 	.name = "verify",
 	.run = run_verify,
 	.summary = "Audit each HEADER offline, as compiled (one report each, one JSON object\n"
-		   "per line with --json; the exit status is the first failure's): re-emit it from the arrays, name and\n"
-		   "keyring it carries and compare byte for byte (else the verdict is modified;\n"
+		   "per line with --json; the exit status is the first unverified header's):\n"
+		   "re-emit it from the arrays, name and keyring it carries and compare byte\n"
+		   "for byte (else the verdict is modified;\n"
 		   "format 2, --no-trailer: up to the end of the arrays; the unsigned C\n"
 		   "after them and bpftool's C are checked for structure, which only refuses),\n"
 		   "rebuild insns || metadata, check that excl_hash is the loader's digest\n"
