@@ -145,7 +145,17 @@ static void btf_dump_printf(void *ctx, const char *fmt, va_list args)
 	vfprintf(ctx, fmt, args);
 }
 
-/* struct NAME__rodata { ... } *rodata;  as bpftool's codegen_datasec_def() */
+/*
+ * The view of a datasec, as bpftool's codegen_datasec_def(); .rodata's is
+ * const: its value is the signed one, read-only from open to destroy, and a
+ * write to it is better refused by the compiler than by a fault.
+ */
+static const char *datasec_qual(const char *ident)
+{
+	return strcmp(ident, "rodata") ? "" : "const ";
+}
+
+/* struct NAME__data { ... } *data;  const struct NAME__rodata { ... } *rodata; */
 static int emit_datasec(struct emitter *e, struct btf_dump *d, const struct btf *btf,
 			const struct btf_type *sec, const char *ident)
 {
@@ -154,7 +164,7 @@ static int emit_datasec(struct emitter *e, struct btf_dump *d, const struct btf 
 	const char *sec_name = btf__name_by_offset(btf, sec->name_off);
 	char var_ident[256];
 
-	fprintf(e->f, "\tstruct %s__%s {\n", e->name, ident);
+	fprintf(e->f, "\t%sstruct %s__%s {\n", datasec_qual(ident), e->name, ident);
 	for (i = 0; i < vlen; i++, vs++) {
 		const struct btf_type *var = btf__type_by_id(btf, vs->type);
 		const char *var_name = btf__name_by_offset(btf, var->name_off);
@@ -231,7 +241,8 @@ static int emit_struct(struct emitter *e)
 			continue;
 		sec = btf ? find_datasec(btf, ident) : NULL;
 		if (!sec) {
-			fprintf(e->f, "\tstruct %s__%s {\n\t} *%s;\n", e->name, ident, ident);
+			fprintf(e->f, "\t%sstruct %s__%s {\n\t} *%s;\n", datasec_qual(ident),
+				e->name, ident, ident);
 			continue;
 		}
 		err = emit_datasec(e, d, btf, sec, ident);
@@ -324,7 +335,7 @@ static void emit_destroy(struct emitter *e)
 		if (!map_ident(map, ident, sizeof(ident)))
 			continue;
 		if (is_skel_data(map, ident, sizeof(ident)))
-			fprintf(e->f, "\tskel_free_map_data(skel->%1$s, 0, %2$s__mmap_sz(%3$u));\n",
+			fprintf(e->f, "\tskel_free_map_data((void *)skel->%1$s, 0, %2$s__mmap_sz(%3$u));\n",
 				ident, e->name, bpf_map__value_size(map));
 		fprintf(e->f, "\tskel_closenz(skel->maps.%s.map_fd);\n", ident);
 	}
@@ -373,7 +384,7 @@ static int emit_open(struct emitter *e)
 			"\tskel->%1$s = (__typeof__(skel->%1$s))\n"
 			"\t\tskel_prep_map_data(%2$s__lskel_data + %3$zu, %2$s__mmap_sz(%4$u), %4$u);\n"
 			"\tif (!skel->%1$s)\n\t\tgoto cleanup;\n"
-			"\tif (mprotect(skel->%1$s, %2$s__mmap_sz(%4$u), PROT_READ))\n"
+			"\tif (mprotect((void *)skel->%1$s, %2$s__mmap_sz(%4$u), PROT_READ))\n"
 			"\t\tgoto cleanup;\n",
 			ident, e->name, off, bpf_map__value_size(map));
 	}

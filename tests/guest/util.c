@@ -101,10 +101,11 @@ int set_bpf_jit(int on)
 	return sysctl_write("/proc/sys/net/core/bpf_jit_enable", on ? "1" : "0", NULL, 0);
 }
 
-bool is_read_only(void *p)
+/* const: the views it probes are; read() finds whether a write would fault */
+bool is_read_only(const void *p)
 {
 	int fd = open("/dev/zero", O_RDONLY);
-	bool ro = fd >= 0 && read(fd, p, 1) < 0 && errno == EFAULT;
+	bool ro = fd >= 0 && read(fd, (void *)p, 1) < 0 && errno == EFAULT;
 
 	if (fd >= 0)
 		close(fd);

@@ -40,6 +40,6 @@ int set_bpf_jit(int on);
 /* SHA-256 of insns with map-fd immediates zeroed, as the kernel digests them. */
 void prog_digest(const struct bpf_insn *insns, size_t cnt, unsigned char out[32]);
 /* Readable but not writable memory (a skeleton's map image): read() into p fails. */
-bool is_read_only(void *p);
+bool is_read_only(const void *p);
 
 #endif

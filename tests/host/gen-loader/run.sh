@@ -118,6 +118,17 @@ t_header_compiles() {
 	g++ -x c++ -fsyntax-only -I. -I"$build/linux/tools/lib" \
 		-I"$build/linux/tools/include/uapi" use.c ||
 		{ echo "g++ cannot compile the header"; return 1; }
+	# .rodata is the signed value: writing it is a compile-time error, in
+	# C and C++, not a fault at run time
+	sed 's|(void)s->rodata->count_calls;|s->rodata->count_calls = 0;|' use.c > write.c
+	for lang in c c++; do
+		gcc -x $lang -fsyntax-only -I. -I"$build/linux/tools/lib" \
+			-I"$build/linux/tools/include/uapi" write.c 2> write.err &&
+			{ echo "$lang: a write to skel->rodata compiles"; return 1; }
+		grep -q 'read-only' write.err ||
+			{ echo "$lang: not refused as read-only:"; cat write.err; return 1; }
+	done
+	return 0
 }
 
 # The signed loader takes nothing from the caller's ctx but where to put the
@@ -1190,7 +1201,7 @@ t_fuzz() {
 t build t_build
 t "no bpf() syscall while generating (strace)" t_no_bpf_syscall
 t "deterministic: runs, directories, copies, rebuilds" t_deterministic
-t "the header compiles as C and C++" t_header_compiles
+t "the header compiles as C and C++; a write to its .rodata does not" t_header_compiles
 t "the signed loader reads no ctx input but the log" t_loader_reads_no_input
 t "--keyring-id is embedded, signed" t_keyring_id
 t "a gen-loader 1.0 header: the keyring unsigned, arrays-verified" t_keyring_legacy
