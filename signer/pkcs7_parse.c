@@ -6,7 +6,8 @@
  * crypto/asymmetric_keys/pkcs7_parser.c with the same checks in the same
  * order and the same errnos.  Each failure records the kernel's pr_warn()
  * text.  Untrusted input: every length comes from the decoder, which
- * bounds it; certificates are parsed by OpenSSL.
+ * bounds it.  Embedded certificates go to x509_parse.c, the port of the
+ * kernel's X.509 parser.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -82,6 +83,28 @@ static const struct {
 	{ K_OID_ecdsa_sha3_512, "2.16.840.1.101.3.4.3.12" },
 	{ K_OID_gost2012PKey256, "1.2.643.7.1.1.1.1" },
 	{ K_OID_gost2012PKey512, "1.2.643.7.1.1.1.2" },
+	{ K_OID_sha1WithRSA, "1.2.840.113549.1.1.5" },
+	{ K_OID_sha256WithRSA, "1.2.840.113549.1.1.11" },
+	{ K_OID_sha384WithRSA, "1.2.840.113549.1.1.12" },
+	{ K_OID_sha512WithRSA, "1.2.840.113549.1.1.13" },
+	{ K_OID_sha224WithRSA, "1.2.840.113549.1.1.14" },
+	{ K_OID_rsa_sha3_256, "2.16.840.1.101.3.4.3.14" },
+	{ K_OID_rsa_sha3_384, "2.16.840.1.101.3.4.3.15" },
+	{ K_OID_rsa_sha3_512, "2.16.840.1.101.3.4.3.16" },
+	{ K_OID_gost2012Signature256, "1.2.643.7.1.1.3.2" },
+	{ K_OID_gost2012Signature512, "1.2.643.7.1.1.3.3" },
+	{ K_OID_id_ecPublicKey, "1.2.840.10045.2.1" },
+	{ K_OID_prime192v1, "1.2.840.10045.3.1.1" },
+	{ K_OID_prime256v1, "1.2.840.10045.3.1.7" },
+	{ K_OID_ansip384r1, "1.3.132.0.34" },
+	{ K_OID_ansip521r1, "1.3.132.0.35" },
+	{ K_OID_commonName, "2.5.4.3" },
+	{ K_OID_organizationName, "2.5.4.10" },
+	{ K_OID_email_address, "1.2.840.113549.1.9.1" },
+	{ K_OID_subjectKeyIdentifier, "2.5.29.14" },
+	{ K_OID_keyUsage, "2.5.29.15" },
+	{ K_OID_basicConstraints, "2.5.29.19" },
+	{ K_OID_authorityKeyIdentifier, "2.5.29.35" },
 };
 
 /* The BER content of a dotted OID: 0, or -1 if it does not fit. */
@@ -175,7 +198,7 @@ static int oid_text(const unsigned char *v, size_t n, char *buf, size_t size)
  * keeps the kernel's rule that a non-minimal encoding of a known value is
  * not that OID.
  */
-static enum k_oid look_up_oid(const unsigned char *p, size_t n)
+enum k_oid k_look_up_oid(const unsigned char *p, size_t n)
 {
 	unsigned char enc[32];
 	char dotted[128];
@@ -197,7 +220,7 @@ int pkcs7_note_OID(void *context, size_t hdrlen, unsigned char tag,
 
 	(void)hdrlen;
 	(void)tag;
-	ctx->last_oid = look_up_oid(value, vlen);
+	ctx->last_oid = k_look_up_oid(value, vlen);
 	return 0;
 }
 
@@ -302,30 +325,50 @@ mismatch:
 		       version, ctx->m->version);
 }
 
+/* room for one more element of a message's array: no bound but memory,
+ * as the kernel's lists (the 8192-byte signature bounds them)
+ */
+static int grow(void **arr, int *cap, int nr, size_t size)
+{
+	void *p;
+
+	if (nr < *cap)
+		return 0;
+	p = realloc(*arr, (size_t)(*cap ? *cap * 2 : 8) * size);
+	if (!p)
+		return kit_err(-ENOMEM, "signature: %s", strerror(ENOMEM));
+	*arr = p;
+	*cap = *cap ? *cap * 2 : 8;
+	return 0;
+}
+
 int pkcs7_extract_cert(void *context, size_t hdrlen, unsigned char tag,
 		       const void *value, size_t vlen)
 {
 	struct k_ctx *ctx = context;
 	const unsigned char *p = (const unsigned char *)value - hdrlen;
+	struct k_msg *m = ctx->m;
 	struct k_cert *c;
-	X509 *x;
+	int err;
 
 	if (tag != ((ASN1_UNIV << 6) | ASN1_CONS_BIT | ASN1_SEQ))
 		return kit_err(-EBADMSG, "signature: an embedded certificate is not a SEQUENCE (EBADMSG)");
 	vlen += hdrlen;
 	if (p[1] == 0x80)
 		vlen += 2;	/* indefinite length: the EOC */
-	if (ctx->m->nr_certs >= K_MAX_CERTS)
-		return kit_err(-E2BIG, "signature: more than %d embedded certificates", K_MAX_CERTS);
-	ERR_set_mark();
-	x = d2i_X509(NULL, &p, (long)vlen);
-	ERR_pop_to_mark();
-	if (!x)
-		return kit_err(-EBADMSG, "signature: an embedded certificate does not parse (x509_cert_parse: EBADMSG)");
-	c = &ctx->m->certs[ctx->m->nr_certs++];
+	err = grow((void **)&m->certs, &m->certs_cap, m->nr_certs, sizeof(*m->certs));
+	if (err)
+		return err;
+	c = &m->certs[m->nr_certs];
 	memset(c, 0, sizeof(*c));
-	c->x = x;
+	err = k_x509_parse(p, vlen, &c->x);
+	if (err) {
+		k_x509_free(&c->x);
+		return kit_err(err, "signature: embedded certificate %d: %s", m->nr_certs + 1,
+			       kit_last_error());
+	}
 	c->signer = -1;
+	m->nr_certs++;
 	ctx->nr_pending++;
 	return 0;
 }
@@ -362,8 +405,10 @@ int pkcs7_note_data(void *context, size_t hdrlen, unsigned char tag,
 	return 0;
 }
 
-/* x509_decode_time(), for signingTime */
-static int decode_time(time_t *t, unsigned char tag, const unsigned char *p, size_t vlen)
+/* x509_decode_time() of x509_cert_parser.c: for signingTime here, and for
+ * certificate validity in x509_parse.c
+ */
+int k_decode_time(int64_t *t, unsigned char tag, const unsigned char *p, size_t vlen)
 {
 	static const unsigned char month_lengths[] = { 31, 28, 31, 30, 31, 30,
 						       31, 31, 30, 31, 30, 31 };
@@ -372,10 +417,10 @@ static int decode_time(time_t *t, unsigned char tag, const unsigned char *p, siz
 
 	n = tag == ASN1_UNITIM ? 13 : 15;
 	if ((tag != ASN1_UNITIM && tag != ASN1_GENTIM) || vlen != n || p[n - 1] != 'Z')
-		goto bad;
+		return -EBADMSG;
 	for (i = 0; i < n - 1; i += 2) {
 		if ((unsigned char)(p[i] - '0') > 9 || (unsigned char)(p[i + 1] - '0') > 9)
-			goto bad;
+			return -EBADMSG;
 		v[i / 2] = (p[i] - '0') * 10 + (p[i + 1] - '0');
 	}
 	if (tag == ASN1_UNITIM) {
@@ -384,27 +429,33 @@ static int decode_time(time_t *t, unsigned char tag, const unsigned char *p, siz
 		v[6] = v[5], v[5] = v[4], v[4] = v[3], v[3] = v[2], v[2] = v[1], v[1] = v[0];
 	} else {
 		year = v[0] * 100 + v[1];
+		/* RFC 5280: 1950 to 2049 are UTCTime */
 		if (year >= 1950 && year <= 2049)
-			goto bad;
+			return -EBADMSG;
 	}
 	/* v[2..6]: month, day, hour, minute, second */
 	if (year < 1970 || v[2] < 1 || v[2] > 12)
-		goto bad;
+		return -EBADMSG;
 	mon_len = month_lengths[v[2] - 1];
 	if (v[2] == 2 && year % 4 == 0)
 		mon_len = year % 100 == 0 && year % 400 != 0 ? 28 : 29;
 	if (v[3] < 1 || v[3] > mon_len || v[4] > 24 || v[5] > 59 || v[6] > 60)
-		goto bad;
+		return -EBADMSG;
 	tm.tm_year = (int)year - 1900;
 	tm.tm_mon = (int)v[2] - 1;
 	tm.tm_mday = (int)v[3];
 	tm.tm_hour = (int)v[4];
 	tm.tm_min = (int)v[5];
 	tm.tm_sec = (int)v[6];
-	*t = timegm(&tm);
+	*t = (int64_t)timegm(&tm);
 	return 0;
-bad:
-	return kit_err(-EBADMSG, "signature: signingTime is not a time the kernel reads (EBADMSG)");
+}
+
+static int decode_time(int64_t *t, unsigned char tag, const unsigned char *p, size_t vlen)
+{
+	if (k_decode_time(t, tag, p, vlen))
+		return kit_err(-EBADMSG, "signature: signingTime is not a time the kernel reads (EBADMSG)");
+	return 0;
 }
 
 int pkcs7_sig_note_authenticated_attr(void *context, size_t hdrlen, unsigned char tag,
@@ -443,7 +494,7 @@ int pkcs7_sig_note_authenticated_attr(void *context, size_t hdrlen, unsigned cha
 
 	switch (ctx->last_oid) {
 	case K_OID_contentType:
-		if (look_up_oid(value, vlen) != ctx->m->data_type)
+		if (k_look_up_oid(value, vlen) != ctx->m->data_type)
 			return kit_err(-EBADMSG, "signature: the contentType attribute is not the content type (the kernel: EBADMSG)");
 		return 0;
 	case K_OID_signingTime:
@@ -547,8 +598,10 @@ int pkcs7_note_signed_info(void *context, size_t hdrlen, unsigned char tag,
 		s->auth_id.a = ctx->raw_skid;
 		s->auth_id.a_len = ctx->raw_skid_size;
 	}
-	if (ctx->m->nr_sinfos >= K_MAX_SINFOS)
-		return kit_err(-E2BIG, "signature: more than %d SignerInfos", K_MAX_SINFOS);
+	s->auth_id.set = true;
+	if (grow((void **)&ctx->m->sinfos, &ctx->m->sinfos_cap, ctx->m->nr_sinfos,
+		 sizeof(*ctx->m->sinfos)))
+		return -ENOMEM;
 	s->index = ++ctx->sinfo_index;
 	s->signer = -1;
 	ctx->m->sinfos[ctx->m->nr_sinfos++] = *s;
@@ -579,8 +632,12 @@ void k_msg_free(struct k_msg *m)
 	int i;
 
 	for (i = 0; i < m->nr_certs; i++)
-		X509_free(m->certs[i].x);
-	m->nr_certs = 0;
+		k_x509_free(&m->certs[i].x);
+	free(m->certs);
+	free(m->sinfos);
+	m->certs = NULL;
+	m->sinfos = NULL;
+	m->nr_certs = m->nr_sinfos = m->certs_cap = m->sinfos_cap = 0;
 }
 
 int k_parse(const unsigned char *sig, size_t len, struct k_msg *m)
@@ -599,7 +656,7 @@ int k_parse(const unsigned char *sig, size_t len, struct k_msg *m)
 		err = check_authattrs(m);
 	/* certificates outside a certificate list (the CRL fields) are dropped */
 	while (ctx.nr_pending && m->nr_certs) {
-		X509_free(m->certs[--m->nr_certs].x);
+		k_x509_free(&m->certs[--m->nr_certs].x);
 		ctx.nr_pending--;
 	}
 	return err;

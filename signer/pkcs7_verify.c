@@ -23,140 +23,40 @@
 
 enum { has_signing_time = 1 };	/* pkcs7_parse.c's bit */
 
-/* --- key identifiers ------------------------------------------------------ */
+/* --- the keyring ------------------------------------------------------- */
 
-static bool id_same(const struct k_id *x, const struct k_id *y)
-{
-	return x->a_len + x->b_len == y->a_len + y->b_len &&
-	       x->a_len + x->b_len > 0 &&
-	       /* compare the concatenations */
-	       ({
-		       size_t i, n = x->a_len + x->b_len;
-		       bool same = true;
-
-		       for (i = 0; i < n && same; i++)
-			       same = (i < x->a_len ? x->a[i] : x->b[i - x->a_len]) ==
-				      (i < y->a_len ? y->a[i] : y->b[i - y->a_len]);
-		       same;
-	       });
-}
-
-/* One DER TLV at *p (bounded by end): its content; false if malformed. */
-static bool der_next(const unsigned char **p, const unsigned char *end, unsigned char *tag,
-		     const unsigned char **val, size_t *len)
-{
-	const unsigned char *q = *p;
-	size_t n, l = 0;
-
-	if (end - q < 2)
-		return false;
-	*tag = *q++;
-	n = *q++;
-	if (n & 0x80) {
-		n &= 0x7f;
-		if (!n || n > 3 || (size_t)(end - q) < n)
-			return false;
-		while (n--)
-			l = l << 8 | *q++;
-	} else {
-		l = n;
-	}
-	if ((size_t)(end - q) < l)
-		return false;
-	*val = q;
-	*len = l;
-	*p = q + l;
-	return true;
-}
-
-/* x509->id (serial || issuer), x509->skid and the subject, as the kernel's
- * X.509 parser takes them: raw bytes of the certificate's DER.
+/* The keyring's certificates, as the kernel holds them: parsed by the
+ * kernel's X.509 parser (x509_key_preparse() refuses what it refuses, so
+ * such a certificate is no key at all).
  */
-struct cert_raw {
-	unsigned char *der;
-	struct k_id id, skid, subject;
+struct keyring {
+	struct k_x509 *keys;
+	int nr;
 };
 
-static int cert_raw(X509 *x, struct cert_raw *c)
-{
-	const unsigned char *p, *end, *v, *tbs, *tbs_end;
-	const ASN1_OCTET_STRING *skid;
-	unsigned char tag;
-	size_t len;
-	int n;
-
-	memset(c, 0, sizeof(*c));
-	n = i2d_X509(x, &c->der);
-	if (n <= 0)
-		return kit_err(-ENOMEM, "certificate: %s", strerror(ENOMEM));
-	p = c->der;
-	end = p + n;
-	if (!der_next(&p, end, &tag, &tbs, &len))
-		goto bad;
-	p = tbs;
-	end = tbs + len;
-	if (!der_next(&p, end, &tag, &tbs, &len))
-		goto bad;
-	p = tbs;
-	tbs_end = tbs + len;
-	if (!der_next(&p, tbs_end, &tag, &v, &len))
-		goto bad;
-	if (tag == 0xa0 && !der_next(&p, tbs_end, &tag, &v, &len))	/* version */
-		goto bad;
-	c->id.a = v;			/* serialNumber */
-	c->id.a_len = len;
-	if (!der_next(&p, tbs_end, &tag, &v, &len) ||	/* signature */
-	    !der_next(&p, tbs_end, &tag, &v, &len))	/* issuer */
-		goto bad;
-	c->id.b = v;
-	c->id.b_len = len;
-	if (!der_next(&p, tbs_end, &tag, &v, &len) ||	/* validity */
-	    !der_next(&p, tbs_end, &tag, &v, &len))	/* subject */
-		goto bad;
-	c->subject.a = v;
-	c->subject.a_len = len;
-	skid = X509_get0_subject_key_id(x);
-	if (skid) {
-		c->skid.a = ASN1_STRING_get0_data(skid);
-		c->skid.a_len = (size_t)ASN1_STRING_length(skid);
-	}
-	return 0;
-bad:
-	OPENSSL_free(c->der);
-	c->der = NULL;
-	return kit_err(-EINVAL, "certificate: not DER the kernel's X.509 parser takes");
-}
-
 /*
- * find_asymmetric_key(keyring, id_0, id_1, NULL, false): not partial, so
- * id_0 matches any id of the key exactly ("ex:"); then id_1 must be the
- * key's skid.  Without id_0, id_1 matches any id of the key.  -ENOKEY if
- * none; -EINVAL for an empty id (the kernel cannot search for "ex:").
+ * find_asymmetric_key(keyring, id_0, id_1, NULL, false): id_0 (or else
+ * id_1) must be a key's id[0] (serial || issuer) or id[1] (skid), exactly
+ * ("ex:"); with both, the key found by id_0 must have id_1 as its skid, else
+ * EKEYREJECTED.  ENOKEY if none; EINVAL for an empty id ("ex:" alone).
  */
-static int find_key(struct cert_raw *keys, int nr, const struct k_id *id_0,
+static int find_key(const struct keyring *kr, const struct k_id *id_0,
 		    const struct k_id *id_1, int *found)
 {
+	const struct k_id *want = id_0 && id_0->set ? id_0 : id_1;
 	int i;
 
-	if ((id_0 && !(id_0->a_len + id_0->b_len)) ||
-	    (!id_0 && id_1 && !(id_1->a_len + id_1->b_len)))
+	if (!want || !want->set)
+		return -EINVAL;
+	if (!(want->a_len + want->b_len))
 		return kit_err(-EINVAL, "signature: an empty key identifier (the kernel's key search: EINVAL)");
-	for (i = 0; i < nr; i++) {
-		if (!keys[i].der)
+	for (i = 0; i < kr->nr; i++) {
+		if (!kr->keys[i].der)
 			continue;
-		if (id_0) {
-			if (!id_same(&keys[i].id, id_0) && !id_same(&keys[i].skid, id_0) &&
-			    !id_same(&keys[i].subject, id_0))
-				continue;
-			if (id_1 && !id_same(&keys[i].skid, id_1))
-				continue;
-		} else if (id_1) {
-			if (!id_same(&keys[i].id, id_1) && !id_same(&keys[i].skid, id_1) &&
-			    !id_same(&keys[i].subject, id_1))
-				continue;
-		} else {
+		if (!k_id_same(&kr->keys[i].id, want) && !k_id_same(&kr->keys[i].skid, want))
 			continue;
-		}
+		if (want == id_0 && id_1 && id_1->set && !k_id_same(id_1, &kr->keys[i].skid))
+			return -EKEYREJECTED;
 		*found = i;
 		return 0;
 	}
@@ -216,169 +116,84 @@ static int sinfo_digest(struct k_sinfo *s, const void *data, size_t len,
 	return ok ? 0 : kit_err(-ENOMEM, "digest: %s", strerror(ENOMEM));
 }
 
-/* rsa-pkcs1pad.c's DigestInfo prefixes */
-static const unsigned char *digest_info(const char *hash, size_t *len)
-{
-#define DI(n, oidlast, dlen) { n, { 0x30, (unsigned char)(0x11 + (dlen)), 0x30, 0x0d, 0x06, 0x09, \
-	0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, oidlast, 0x05, 0x00, 0x04, dlen } }
-	static const struct {
-		const char *name;
-		unsigned char p[19];
-	} t[] = {
-		DI("sha256", 0x01, 0x20), DI("sha384", 0x02, 0x30), DI("sha512", 0x03, 0x40),
-		DI("sha224", 0x04, 0x1c), DI("sha3-256", 0x08, 0x20), DI("sha3-384", 0x09, 0x30),
-		DI("sha3-512", 0x0a, 0x40),
-	};
-#undef DI
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(t); i++)
-		if (!strcmp(hash, t[i].name)) {
-			*len = sizeof(t[i].p);
-			return t[i].p;
-		}
-	return NULL;
-}
-
-/* pkcs1pad_verify() and its completion: the kernel's errno of each case */
-static int rsa_verify(EVP_PKEY *pk, const struct k_sinfo *s, const unsigned char *md,
-		      size_t md_len)
-{
-	unsigned char out[1024], *b = out;
-	size_t n = (size_t)EVP_PKEY_get_size(pk), dst, out_len = sizeof(out), pos, dl;
-	const unsigned char *di = digest_info(s->hash_algo, &dl);
-	EVP_PKEY_CTX *ctx;
-	int ok;
-
-	if (!di || n > sizeof(out) || s->sig_len != n)
-		return -EINVAL;
-	ctx = EVP_PKEY_CTX_new(pk, NULL);
-	ok = ctx && EVP_PKEY_verify_recover_init(ctx) > 0 &&
-	     EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) > 0 &&
-	     EVP_PKEY_verify_recover(ctx, out, &out_len, s->sig, s->sig_len) > 0;
-	EVP_PKEY_CTX_free(ctx);
-	if (!ok || out_len != n)
-		return -EINVAL;	/* the signature is not below the modulus */
-	/* the kernel's result has no leading zero bytes (mpi_read_buffer()) */
-	for (dst = n; dst && !*b; dst--, b++)
-		;
-	if (dst < n - 1)
-		return -EINVAL;
-	if (dst == n) {
-		if (b[0] != 0x00)
-			return -EINVAL;	/* no leading zero byte */
-		dst--;
-		b++;
-	}
-	if (b[0] != 0x01)
-		return -EBADMSG;
-	for (pos = 1; pos < dst && b[pos] == 0xff; pos++)
-		;
-	if (pos < 9 || pos == dst || b[pos] != 0x00)
-		return -EBADMSG;
-	pos++;
-	if (dl > dst - pos || memcmp(b + pos, di, dl))
-		return -EBADMSG;
-	pos += dl;
-	if (md_len != dst - pos || memcmp(md, b + pos, md_len))
-		return -EKEYREJECTED;
-	return 0;
-}
-
-static int ecdsa_verify(EVP_PKEY *pk, const struct k_sinfo *s, const unsigned char *md,
-			size_t md_len)
-{
-	const unsigned char *p = s->sig;
-	ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &p, (long)s->sig_len);
-	EVP_PKEY_CTX *ctx;
-	int ok;
-
-	if (!es)
-		return -EBADMSG;
-	ECDSA_SIG_free(es);
-	ctx = EVP_PKEY_CTX_new(pk, NULL);
-	ok = ctx && EVP_PKEY_verify_init(ctx) > 0 &&
-	     EVP_PKEY_verify(ctx, s->sig, s->sig_len, md, md_len) == 1;
-	EVP_PKEY_CTX_free(ctx);
-	return ok ? 0 : -EKEYREJECTED;
-}
-
-/* public_key_verify_signature() of the sinfo's signature with x's key */
-static int pk_verify(X509 *x, const struct k_sinfo *s, const unsigned char *md, size_t md_len)
-{
-	EVP_PKEY *pk = X509_get0_pubkey(x);
-	int type = pk ? EVP_PKEY_get_base_id(pk) : 0;
-
-	if (type == EVP_PKEY_RSA) {
-		if (strcmp(s->pkey_algo, "rsa"))
-			return -EKEYREJECTED;
-		return rsa_verify(pk, s, md, md_len);
-	}
-	if (type == EVP_PKEY_EC) {
-		if (strcmp(s->pkey_algo, "ecdsa"))
-			return -EKEYREJECTED;
-		return ecdsa_verify(pk, s, md, md_len);
-	}
-	return -ENOPKG;
-}
-
 /* --- pkcs7_verify() and pkcs7_validate_trust() ---------------------------- */
 
 struct verifier {
 	struct k_msg *m;
-	struct cert_raw msg_raw[K_MAX_CERTS];
-	unsigned char md[K_MAX_SINFOS][EVP_MAX_MD_SIZE];
-	unsigned int md_len[K_MAX_SINFOS];
+	unsigned char (*md)[EVP_MAX_MD_SIZE];	/* one per SignerInfo */
+	unsigned int *md_len;
+	bool non_der;			/* a verified ECDSA value is not DER */
 };
 
-static time_t asn1_time(const ASN1_TIME *t)
+/* public_key_verify_signature() of a SignerInfo's signature: its
+ * pkcs7_parser.c encoding, the digest sinfo_digest() made
+ */
+static int sinfo_verify(struct verifier *v, int i, const struct k_pub *pub)
 {
-	struct tm tm;
+	struct k_sinfo *s = &v->m->sinfos[i];
+	struct k_sig sig = {
+		.hash_algo = s->hash_algo, .pkey_algo = s->pkey_algo,
+		.s = s->sig, .s_size = s->sig_len, .digest_size = v->md_len[i],
+	};
+	int err;
 
-	return ASN1_TIME_to_tm(t, &tm) ? timegm(&tm) : 0;
+	sig.encoding = !strcmp(s->pkey_algo, "rsa") ? "pkcs1" :
+		       !strcmp(s->pkey_algo, "ecdsa") ? "x962" : "raw";
+	memcpy(sig.digest, v->md[i], v->md_len[i] < sizeof(sig.digest) ? v->md_len[i] : sizeof(sig.digest));
+	err = k_public_key_verify(pub, &sig);
+	if (!err && sig.non_der)
+		v->non_der = true;
+	return err;
 }
 
-/* sig->auth_ids[1] of a certificate: its authority key identifier */
-static void akid_keyid(X509 *x, struct k_id *kid)
-{
-	const ASN1_OCTET_STRING *id = X509_get0_authority_key_id(x);
 
-	memset(kid, 0, sizeof(*kid));
-	if (id) {
-		kid->a = ASN1_STRING_get0_data(id);
-		kid->a_len = (size_t)ASN1_STRING_length(id);
-	}
-}
-
-/* pkcs7_verify_sig_chain(): link each certificate to its issuer in the message */
+/* pkcs7_verify_sig_chain(): link each certificate to its issuer in the
+ * message, by the AKID's issuer+serial (and then its keyIdentifier must be
+ * the issuer's SKID) or else its keyIdentifier alone
+ */
 static int verify_chain(struct verifier *v, int x)
 {
 	struct k_msg *m = v->m;
-	struct k_id kid;
-	int p;
+	int p, err;
 
 	for (p = 0; p < m->nr_certs; p++)
 		m->certs[p].seen = false;
 	for (;;) {
 		struct k_cert *c = &m->certs[x];
+		struct k_x509 *cx = &c->x;
 
 		c->seen = true;
-		if (X509_check_issued(c->x, c->x) == X509_V_OK) {
-			c->self_signed = true;
-			c->signer = x;
+		if (cx->self_signed) {
+			if (!cx->unsupported_sig)
+				c->signer = x;
 			return 0;
 		}
-		akid_keyid(c->x, &kid);
-		for (p = 0; p < m->nr_certs; p++)
-			if (kid.a_len && id_same(&v->msg_raw[p].skid, &kid))
-				break;
+		if (cx->auth_ids[0].set) {
+			for (p = 0; p < m->nr_certs; p++)
+				if (k_id_same(&m->certs[p].x.id, &cx->auth_ids[0]))
+					break;
+			if (p < m->nr_certs && cx->auth_ids[1].set &&
+			    !k_id_same(&m->certs[p].x.skid, &cx->auth_ids[1]))
+				return kit_err(-EKEYREJECTED, "signature: embedded certificate %d: its AKID's keyIdentifier is not the SKID of the issuer its issuer+serial names (the kernel: 'X.509 chain contains auth-skid nonmatch', EKEYREJECTED)",
+					       x + 1);
+		} else if (cx->auth_ids[1].set) {
+			for (p = 0; p < m->nr_certs; p++)
+				if (k_id_same(&m->certs[p].x.skid, &cx->auth_ids[1]))
+					break;
+		} else {
+			p = m->nr_certs;
+		}
 		if (p == m->nr_certs)
 			return 0;	/* the top of the chain in the message */
 		if (m->certs[p].seen)
-			return 0;
-		if (X509_verify(c->x, X509_get0_pubkey(m->certs[p].x)) != 1)
-			return kit_err(-EKEYREJECTED, "signature: an embedded certificate's signature does not verify with its issuer's key (EKEYREJECTED)");
+			return 0;	/* a loop */
+		err = k_public_key_verify(&m->certs[p].x.pub, &cx->sig);
+		if (err)
+			return kit_err(err, "signature: embedded certificate %d does not verify with its issuer's key (%s)",
+				       x + 1, bpfsign_errno_name(err));
 		c->signer = p;
+		if (x == p)
+			return 0;
 		x = p;
 	}
 }
@@ -398,48 +213,45 @@ static int verify_one(struct verifier *v, int i, const void *data, size_t len)
 	if (err)
 		return err;
 	for (x = 0; x < v->m->nr_certs; x++)
-		if (id_same(&v->msg_raw[x].id, &s->auth_id))
+		if (k_id_same(&v->m->certs[x].x.id, &s->auth_id))
 			break;
 	if (x == v->m->nr_certs)
 		return 0;	/* the signer is not in the message */
 	s->signer = x;
 	c = &v->m->certs[x];
 	if ((s->aa_set & (1ul << has_signing_time)) &&
-	    (s->signing_time < asn1_time(X509_get0_notBefore(c->x)) ||
-	     s->signing_time > asn1_time(X509_get0_notAfter(c->x))))
+	    (s->signing_time < c->x.valid_from || s->signing_time > c->x.valid_to))
 		return kit_err(-EKEYREJECTED, "signature: signingTime outside the embedded signer certificate's validity (EKEYREJECTED)");
-	err = pk_verify(c->x, s, v->md[i], v->md_len[i]);
+	err = sinfo_verify(v, i, &c->x.pub);
 	if (err)
 		return kit_err(err, "signature: does not verify with the embedded signer certificate (%s)",
 			       bpfsign_errno_name(err));
 	return verify_chain(v, x);
 }
 
-/* pkcs7_validate_trust_one() against the certificates keys[] */
-static int trust_one(struct verifier *v, int i, X509 **keyx, struct cert_raw *keys, int nr,
-		     int *matched)
+/* pkcs7_validate_trust_one() against the keys of kr */
+static int trust_one(struct verifier *v, int i, const struct keyring *kr, int *matched)
 {
 	struct k_sinfo *s = &v->m->sinfos[i];
-	struct k_cert *last = NULL;
-	struct k_id kid;
-	int x, k, err;
+	struct k_cert *last = NULL, *c = NULL;
+	int x, k, err, top = -1;
 
 	if (s->unsupported_crypto)
 		return -ENOPKG;
-	for (x = s->signer; x >= 0; x = v->m->certs[x].signer) {
-		struct k_cert *c = &v->m->certs[x];
-
+	for (x = s->signer; x >= 0; x = c->signer) {
+		c = &v->m->certs[x];
 		if (c->seen) {
 			if (c->verified)
 				return 0;
 			return -ENOKEY;
 		}
 		c->seen = true;
-		if (!find_key(keys, nr, &v->msg_raw[x].id,
-			      v->msg_raw[x].skid.a_len ? &v->msg_raw[x].skid : NULL, &k)) {
+		err = find_key(kr, &c->x.id, &c->x.skid, &k);
+		if (!err) {
 			/* the trusted copy must verify what this one signs */
-			err = last ? (X509_verify(last->x, X509_get0_pubkey(keyx[k])) == 1 ? 0 : -EKEYREJECTED) :
-				     pk_verify(keyx[k], s, v->md[i], v->md_len[i]);
+			top = x;
+			err = last ? k_public_key_verify(&kr->keys[k].pub, &last->x.sig) :
+				     sinfo_verify(v, i, &kr->keys[k].pub);
 			goto matched;
 		}
 		if (c->signer == x)
@@ -448,48 +260,77 @@ static int trust_one(struct verifier *v, int i, X509 **keyx, struct cert_raw *ke
 		if (c->signer < 0)
 			break;
 	}
-	if (last) {
-		akid_keyid(last->x, &kid);
-		if (kid.a_len) {
-			err = find_key(keys, nr, NULL, &kid, &k);
-			if (!err) {
-				err = X509_verify(last->x, X509_get0_pubkey(keyx[k])) == 1 ? 0 : -EKEYREJECTED;
-				goto matched;
-			}
-			if (err != -ENOKEY)
-				return err;
+	/* the root's issuer among the keys, by its AKID */
+	if (last && (last->x.auth_ids[0].set || last->x.auth_ids[1].set)) {
+		err = find_key(kr, &last->x.auth_ids[0], &last->x.auth_ids[1], &k);
+		if (!err) {
+			top = (int)(last - v->m->certs);
+			err = k_public_key_verify(&kr->keys[k].pub, &last->x.sig);
+			goto matched;
 		}
+		if (err != -ENOKEY)
+			return err;
 	}
 	/* as a last resort, a trusted key that is the signer itself */
-	err = find_key(keys, nr, &s->auth_id, NULL, &k);
+	err = find_key(kr, &s->auth_id, NULL, &k);
 	if (err)
 		return err;
-	err = pk_verify(keyx[k], s, v->md[i], v->md_len[i]);
+	err = sinfo_verify(v, i, &kr->keys[k].pub);
 matched:
 	if (err)
 		return -EKEYREJECTED;
+	if (top >= 0) {
+		v->m->certs[top].verified = true;
+		for (x = s->signer; x >= 0 && x != top; x = v->m->certs[x].signer)
+			v->m->certs[x].verified = true;
+	}
 	*matched = k;
 	return 0;
 }
 
-/* pkcs7_validate_trust(): 0 if one SignerInfo chains to a key of keyring */
-static int validate_trust(struct verifier *v, STACK_OF(X509) *keyring, int *matched)
+static void keyring_free(struct keyring *kr)
 {
-	struct cert_raw keys[64];
-	X509 *keyx[64];
-	int i, nr = sk_X509_num(keyring), ret = -ENOKEY, err = 0;
+	int i;
 
-	if (nr > (int)ARRAY_SIZE(keys))
-		nr = ARRAY_SIZE(keys);
-	for (i = 0; i < nr; i++) {
-		keyx[i] = sk_X509_value(keyring, i);
-		if (cert_raw(keyx[i], &keys[i]))
-			keys[i].der = NULL;	/* not a key the kernel would hold */
+	for (i = 0; i < kr->nr; i++)
+		k_x509_free(&kr->keys[i]);
+	free(kr->keys);
+}
+
+/* the certificates as keys: each through the kernel's X.509 parser */
+static int keyring_load(struct keyring *kr, STACK_OF(X509) *certs)
+{
+	unsigned char *der;
+	int i, n;
+
+	kr->nr = sk_X509_num(certs);
+	kr->keys = calloc(kr->nr ? kr->nr : 1, sizeof(*kr->keys));
+	if (!kr->keys)
+		return kit_err(-ENOMEM, "keyring: %s", strerror(ENOMEM));
+	for (i = 0; i < kr->nr; i++) {
+		der = NULL;
+		n = i2d_X509(sk_X509_value(certs, i), &der);
+		/* a certificate the kernel would not load is no key */
+		if (n <= 0 || k_x509_parse(der, (size_t)n, &kr->keys[i]))
+			k_x509_free(&kr->keys[i]);
+		OPENSSL_free(der);
 	}
+	return 0;
+}
+
+/* pkcs7_validate_trust(): 0 if one SignerInfo chains to a key of certs */
+static int validate_trust(struct verifier *v, STACK_OF(X509) *certs, int *matched)
+{
+	struct keyring kr;
+	int i, ret = -ENOKEY, err;
+
+	err = keyring_load(&kr, certs);
+	if (err)
+		return err;
 	for (i = 0; i < v->m->nr_certs; i++)
 		v->m->certs[i].seen = false;
 	for (i = 0; i < v->m->nr_sinfos && !err; i++) {
-		err = trust_one(v, i, keyx, keys, nr, matched);
+		err = trust_one(v, i, &kr, matched);
 		if (err == -ENOKEY || err == -ENOPKG) {
 			if (ret == -ENOKEY)
 				ret = err;
@@ -498,8 +339,7 @@ static int validate_trust(struct verifier *v, STACK_OF(X509) *keyring, int *matc
 			ret = 0;
 		}
 	}
-	for (i = 0; i < nr; i++)
-		OPENSSL_free(keys[i].der);
+	keyring_free(&kr);
 	return err ? err : ret;
 }
 
@@ -511,9 +351,14 @@ int k_verify(const unsigned char *sig, size_t sig_len, const void *data, size_t 
 	int i, err, ret = -ENOPKG, k;
 
 	res->signer_cert = -1;
+	res->non_der_ecdsa = false;
 	if (!sig_len || sig_len > K_MAX_SIG_SIZE)
 		return kit_err(-EINVAL, "signature: %zu bytes: BPF_PROG_LOAD takes 1 to %d (invalid signature_size, EINVAL)",
 			       sig_len, K_MAX_SIG_SIZE);
+	/* signed_fd_array_len(): before the signature is read */
+	if (data && len > K_MAX_SIGNED_LEN)
+		return kit_err(-E2BIG, "payload: %zu bytes: the kernel signs at most %u bytes of insns || metadata (the kernel: 'signed instructions and metadata exceed', E2BIG)",
+			       len, K_MAX_SIGNED_LEN);
 	m = calloc(1, sizeof(*m));
 	vp = calloc(1, sizeof(*vp));
 	if (!m || !vp) {
@@ -525,10 +370,11 @@ int k_verify(const unsigned char *sig, size_t sig_len, const void *data, size_t 
 	err = k_parse(sig, sig_len, m);
 	if (err)
 		goto out;
-	for (i = 0; i < m->nr_certs; i++) {
-		err = cert_raw(m->certs[i].x, &vp->msg_raw[i]);
-		if (err)
-			goto out;
+	vp->md = calloc(m->nr_sinfos ? m->nr_sinfos : 1, sizeof(*vp->md));
+	vp->md_len = calloc(m->nr_sinfos ? m->nr_sinfos : 1, sizeof(*vp->md_len));
+	if (!vp->md || !vp->md_len) {
+		err = kit_err(-ENOMEM, "verify: %s", strerror(ENOMEM));
+		goto out;
 	}
 	if (m->has_data) {
 		err = kit_err(-EBADMSG, "signature: the payload is embedded, not detached (the kernel: 'PKCS#7 signature with non-detached data', EBADMSG)");
@@ -568,9 +414,12 @@ int k_verify(const unsigned char *sig, size_t sig_len, const void *data, size_t 
 		kit_err(err, "signature: digest mismatch: the signature does not verify with the keyring's key (EKEYREJECTED)");
 	else if (err == -ENOPKG)
 		kit_err(err, "signature: the SignerInfo's digest is not in the kernel's crypto API (ENOPKG)");
+	else if (err == -EINVAL && !strstr(kit_last_error(), "key identifier"))
+		kit_err(err, "signature: a key of the keyring cannot take the signature (EINVAL)");
 out:
-	for (i = 0; i < K_MAX_CERTS; i++)
-		OPENSSL_free(vp->msg_raw[i].der);
+	res->non_der_ecdsa = vp->non_der;
+	free(vp->md);
+	free(vp->md_len);
 	k_msg_free(m);
 	free(m);
 	free(vp);

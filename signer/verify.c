@@ -82,6 +82,10 @@ int bpfsign__verify_certs(const void *data, size_t len,
 	bpfsign__name_str(rep->signer, sizeof(rep->signer),
 			  X509_get_subject_name(sk_X509_value(certs, res.signer_cert)));
 	rep->verified = true;
+	/* the kernel takes another encoding of the same (r, s): say so */
+	if (res.non_der_ecdsa)
+		snprintf(rep->reason, sizeof(rep->reason),
+			 "warning: the ECDSA signature value is not DER (a non-canonical encoding the kernel accepts: malleable, not forged)");
 	return 0;
 }
 
