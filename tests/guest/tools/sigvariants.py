@@ -12,6 +12,11 @@ Deterministic: a fixed seed chooses every mutation, and the mutations are of
 RSA signatures only (RSA PKCS#1 v1.5 is reproducible; ECDSA variants come
 from openssl options, whose verdicts do not depend on the random bytes).
 
+The classes of sigcerts.py add messages built around odd certificates,
+keys, ECDSA encodings and counts, and two over a 16 MiB payload: those are
+named vNNN.zN.p7s, their payload insns || N zero bytes (the guest loads
+them with one metadata map of N bytes).
+
 Usage: sigvariants.py --payload FILE --keys DIR --bpfsign BIN --out DIR
                       [--seed N] [--count N]
 Writes DIR/vNNN.p7s and DIR/manifest: "vNNN.p7s ERRNO ERRNAME what" lines.
@@ -23,6 +28,8 @@ import os
 import random
 import subprocess
 import sys
+
+import sigcerts
 
 ERRNOS = {"OK": 0}
 for _n in ("EKEYREJECTED", "EBADMSG", "ENOKEY", "ENOPKG", "EINVAL", "EMSGSIZE", "E2BIG"):
@@ -326,14 +333,14 @@ class Gen:
             return None
         return open(out, "rb").read()
 
-    def add(self, der, what):
+    def add(self, der, what, zeros=None):
         if der is None:
             return
-        name = "v%03d.p7s" % self.n
+        name = "v%03d.p7s" % self.n if zeros is None else "v%03d.z%d.p7s" % (self.n, zeros)
         self.n += 1
         with open(os.path.join(self.a.out, name), "wb") as f:
             f.write(der)
-        self.lines.append([name, what])
+        self.lines.append([name, what, zeros])
 
     def run(self):
         a, rng = self.a, self.rng
@@ -423,12 +430,22 @@ class Gen:
         self.add(b"\x30\x00", "an empty SEQUENCE")
         self.add(bytes(rng.randrange(256) for _ in range(300)), "300 random bytes")
 
+        # 4. certificates, keys, ECDSA encodings, counts, the size bound
+        for der, what, zeros in sigcerts.variants(a.keys, self.tmp, a.payload):
+            self.add(der, what, zeros)
+
     def verdicts(self):
         ca = os.path.join(self.a.keys, "kernel-trusted.pem")
-        names = [os.path.join(self.a.out, n) for n, _ in self.lines]
-        for i, (n, what) in enumerate(self.lines):
+        with open(self.a.payload, "rb") as f:
+            insns = f.read()[:-64]      # tools/mkpayload: insns || META_SZ bytes
+        for n, what, zeros in self.lines:
+            payload = self.a.payload
+            if zeros is not None:
+                payload = os.path.join(self.tmp, "big.bin")
+                with open(payload, "wb") as f:
+                    f.write(insns + bytes(zeros))
             r = subprocess.run([self.a.bpfsign, "verify", "--json", "--ca", ca,
-                                "--payload", self.a.payload, names[i]],
+                                "--payload", payload, os.path.join(self.a.out, n)],
                                capture_output=True, text=True)
             try:
                 err = json.loads(r.stdout)["error"]
