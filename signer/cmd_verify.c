@@ -28,10 +28,11 @@ static const struct exit_code exits[] = {
 	{ EXIT_FAIL, ERR_ANY, "an input file cannot be read, or is not a certificate" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
 	{ EXIT_REJECTED, -EKEYREJECTED, "rejected: the signature does not verify with the key (payload or\n     signature altered), or a kernel rule refuses it (S/MIME capabilities)" },
-	{ EXIT_MALFORMED, -EBADMSG, "malformed signature: not BER the kernel reads, truncated, not detached" },
+	{ EXIT_MALFORMED, -EBADMSG, "malformed signature: not BER the kernel reads, truncated, not detached,\n     or an embedded certificate the kernel's X.509 parser refuses" },
 	{ EXIT_NOKEY, -ENOKEY, "unknown signer: no given certificate is the signer or its issuer" },
-	{ EXIT_NOPKG, -ENOPKG, "a digest or algorithm the kernel does not have (sha1)" },
-	{ EXIT_KPARSE, -EINVAL, "the kernel's parser refuses it (EINVAL): a version other than 1 or 3,\n     not SignedData or pkcs7-data, no SignerInfo, or a size BPF_PROG_LOAD refuses" },
+	{ EXIT_NOPKG, -ENOPKG, "a digest or algorithm the kernel does not have (sha1; Ed25519, DSA,\n     P-224 or RSA-PSS in an embedded certificate)" },
+	{ EXIT_KPARSE, -EINVAL, "the kernel's parser refuses it (EINVAL): a version other than 1 or 3,\n     not SignedData or pkcs7-data, no SignerInfo, or a size BPF_PROG_LOAD refuses;\n     a key the kernel cannot hold (RSA-2560), a bad ECDSA INTEGER" },
+	{ EXIT_KPARSE, -E2BIG, "E2BIG: a payload over the kernel's bound of 16 MiB of signed bytes" },
 	{ 0, 0, NULL },
 };
 

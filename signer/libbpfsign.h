@@ -159,7 +159,9 @@ struct bpfsign_report {
 	bool verified;			/* the signature verifies */
 	int err;			/* the return value */
 	char signer[BPFSIGN_NAME_MAX];	/* subject of the matching cert */
-	char reason[256];		/* why it failed, "" on success */
+	char reason[256];		/* why it failed; on success "" or a warning
+					 * the kernel does not act on (an ECDSA
+					 * value it reads that is not DER) */
 	bool checked;			/* the kernel's rules ran: err is their verdict */
 };
 

@@ -63,6 +63,44 @@ ossl_verify() {	# SIG PAYLOAD CERT: the issue's interop command
 
 # --- build ------------------------------------------------------------------
 
+t_verify_kernel_x509_rules() {
+	# an ECDSA value the kernel reads but that is not DER (r without the
+	# zero byte that keeps it positive, a byte after the SEQUENCE): verified,
+	# as the kernel verifies it, with a warning naming it
+	payload p
+	for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do
+		run "$bpfsign" sign --key "$keys/signing-ec.key" --cert "$keys/signing-ec.crt" p
+		expect_rc 0 "sign P-256" || return 1
+		python3 - p.p7s q.p7s <<'PY' && break
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+# the signature value is the message's last TLV: 04 L 30 L' 02 lr r 02 ls s
+i = next(i for i in range(len(b) - 8, 0, -1)
+         if b[i] == 0x04 and b[i + 2] == 0x30 and i + 2 + b[i + 1] == len(b))
+r = i + 4
+if b[r] != 0x02 or b[r + 1] != 33 or b[r + 2] != 0:
+    sys.exit(1)     # r has no leading zero: sign again
+v = b[:i + 3] + bytes([b[i + 3] - 1, 0x02, 32]) + b[r + 3:] + b"\x00"
+open(sys.argv[2], "wb").write(v)
+PY
+	done
+	[ -f q.p7s ] || { echo "no ECDSA signature with a 33-byte r in 16"; return 1; }
+	run "$bpfsign" verify --cert "$keys/signing-ec.crt" --payload p q.p7s
+	expect_rc 0 "non-DER ECDSA (the kernel accepts it)" || return 1
+	grep -q "warning: the ECDSA signature value is not DER" out ||
+		{ echo "no warning in the report:"; cat out; return 1; }
+	run "$bpfsign" verify --cert "$keys/signing-ec.crt" p.p7s
+	expect_rc 0 "DER ECDSA" || return 1
+	! grep -q "warning" out || { echo "a warning on DER:"; cat out; return 1; }
+	# the 16 MiB bound of signed bytes: E2BIG before the signature is read
+	head -c $((16 * 1024 * 1024 + 1)) /dev/zero > big
+	run sign_rsa big
+	expect_rc 0 "sign 16 MiB + 1" || return 1
+	run "$bpfsign" verify --ca "$keys/kernel-trusted.pem" big.p7s
+	expect_rc 7 "16 MiB + 1 signed bytes (E2BIG)" || return 1
+	grep -q "E2BIG" err || { cat err; return 1; }
+}
+
 t_build() {
 	make -s -C "$top/signer" >/dev/null || { echo "make -C signer failed"; return 1; }
 	[ -x "$bpfsign" ] && [ -f "$top/signer/libbpfsign.a" ] ||
@@ -987,6 +1025,7 @@ t "edges: a 2 GiB input refused before it is read" t_edge_big_input
 t "edges: -h on every command" t_edge_help
 t "edges: inspect --json, a failure is one JSON object" t_edge_inspect_json_error
 t "edges: unknown digest OIDs refused before OpenSSL, no leak" t_edge_unknown_digest
+t "verify: non-DER ECDSA verified with a warning, the 16 MiB bound" t_verify_kernel_x509_rules
 t "valgrind: sign, verify, inspect without leaks" t_valgrind
 
 echo "$passed passed, $failed failed"
