@@ -22,6 +22,12 @@ done
 openssl cms -sign -binary -outform DER -md sha256 -in "$corpus/payload" \
 	-signer "$keys/signing.crt" -inkey "$keys/signing.key" \
 	-out "$corpus/inspect/attrs"
+# Certificates for the kernel's X.509 parser (x509_parse.c): an ECDSA
+# signer, its CA, issuer+serial ids, in both targets.
+openssl cms -sign -binary -outform DER -md sha256 -noattr -in "$corpus/payload" \
+	-signer "$keys/signing-ec.crt" -inkey "$keys/signing-ec.key" \
+	-certfile "$keys/ca.crt" -out "$corpus/inspect/chain"
+{ printf '\014'; cat "$corpus/payload" "$corpus/inspect/chain"; } > "$corpus/verify/chain"
 rm -f "$corpus/payload"
 
 export BPFSIGN_FUZZ_CERTS="$keys/kernel-trusted.pem"
