@@ -239,8 +239,15 @@ def signer_info(o, cert, key, payload, sigalg=None, md="sha256", value=None):
                sigalg or seq(oid(OID["rsa"]), tlv(0x05, b"")), tlv(0x04, value))
 
 
-def signed_data(certs, sinfos, md="sha256"):
-    body = [integer(1), tlv(0x31, seq(oid(OID[md]), tlv(0x05, b""))), seq(oid(OID["data"]))]
+def signer_info_skid(o, skid, key, payload, sigalg=None, md="sha256"):
+    """a version 3 SignerInfo naming its signer by subjectKeyIdentifier"""
+    return seq(integer(3), tlv(0x80, skid), seq(oid(OID[md]), tlv(0x05, b"")),
+               sigalg or seq(oid(OID["rsa"]), tlv(0x05, b"")),
+               tlv(0x04, o.sign(key, payload, md)))
+
+
+def signed_data(certs, sinfos, md="sha256", version=1):
+    body = [integer(version), tlv(0x31, seq(oid(OID[md]), tlv(0x05, b""))), seq(oid(OID["data"]))]
     if certs:
         body.append(tlv(0xa0, b"".join(certs)))
     body.append(tlv(0x31, b"".join(sinfos)))
@@ -351,6 +358,28 @@ def variants(keys, tmp, payload_file):
         alg = ec_alg if kind.startswith("p") else None
         yield as_signer(c.make(key=kind, cn="bpfsign odd " + kind), kind, alg), \
             "x509: a %s signer certificate" % what, None
+
+    # the kit's signer id (SKID, -keyid) with a key the kernel cannot hold
+    big_skid = b"\x66" * 20
+    big = c.make(key="rsa2560", cn="bpfsign odd rsa2560 skid", exts=[
+        ext("skid", tlv(0x04, big_skid)), c.akid_keyid()])
+    yield signed_data([big], [signer_info_skid(o, big_skid, "rsa2560", pay)], version=3), \
+        "x509: a RSA-2560 signer certificate, SignerInfo by SKID", None
+
+    # the realistic way there: openssl cms -sign -certfile with such a certificate
+    for kind, tbs_alg, pss in (("ed25519", SHA256RSA, False), ("p224", SHA256RSA, False),
+                               ("signing", PSS, True)):
+        pem = os.path.join(o.tmp, "extra.pem")
+        out = os.path.join(o.tmp, "cms.p7s")
+        o.run(["x509", "-inform", "DER", "-out", pem],
+              c.make(key=kind, cn="bpfsign odd certfile", tbs_alg=tbs_alg, pss=pss))
+        o.run(["cms", "-sign", "-binary", "-noattr", "-outform", "DER", "-md", "sha256",
+               "-signer", os.path.join(keys, "signing.crt"),
+               "-inkey", os.path.join(keys, "signing.key"), "-certfile", pem,
+               "-in", payload_file, "-out", out])
+        with open(out, "rb") as f:
+            yield f.read(), "x509: openssl cms -sign -certfile a certificate with %s" % (
+                "an RSA-PSS signature" if pss else "a %s key" % kind), None
 
     # signature algorithms
     yield msg([signing, c.make(tbs_alg=PSS, pss=True)]), \

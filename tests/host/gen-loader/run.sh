@@ -556,6 +556,18 @@ t_attach_refuses() {
 	expect_rc 3 "attach of a signature with S/MIME capabilities" &&
 	expect_err "S/MIME capabilities" || return 1
 	[ ! -e c.h ] || { echo "attach wrote a header the kernel would refuse"; return 1; }
+	# an embedded certificate the kernel's X.509 parser refuses (an Ed25519
+	# key and signature): the kernel would refuse the load (ENOPKG), so attach
+	# refuses it
+	openssl genpkey -algorithm ED25519 -out ed.key 2>/dev/null &&
+	openssl req -new -x509 -key ed.key -subj "/CN=junk" -days 30 -out ed.crt 2>/dev/null ||
+		return 1
+	openssl cms -sign -binary -noattr -md sha256 -outform DER -signer "$keys/signing.crt" \
+		-inkey "$keys/signing.key" -certfile ed.crt -in p.bin -out junk.p7s || return 1
+	run "$gl" attach --signature junk.p7s --cert "$keys/signing.crt" -o j.h u.h
+	expect_rc 3 "attach of a signature embedding an Ed25519 certificate" &&
+	expect_err "is not one the kernel has" && expect_err "ENOPKG" || return 1
+	[ ! -e j.h ] || { echo "attach wrote a header the kernel would refuse"; return 1; }
 	run "$gl" attach --signature empty.p7s --cert "$keys/signing.crt" u.h
 	expect_rc 1 "empty signature" && expect_err "empty signature"
 }
