@@ -91,6 +91,7 @@ OID = {
 }
 SHA256RSA = seq(oid(OID["sha256rsa"]), tlv(0x05, b""))
 SHA384RSA = seq(oid(OID["sha384rsa"]), tlv(0x05, b""))
+SHA1RSA = seq(oid("1.2.840.113549.1.1.5"), tlv(0x05, b""))
 ECDSA256 = seq(oid(OID["ecdsa256"]))
 PSS = seq(oid(OID["rsapss"]), seq(
     tlv(0xa0, seq(oid(OID["sha256"]), tlv(0x05, b""))),
@@ -380,6 +381,17 @@ def variants(keys, tmp, payload_file):
         with open(out, "rb") as f:
             yield f.read(), "x509: openssl cms -sign -certfile a certificate with %s" % (
                 "an RSA-PSS signature" if pss else "a %s key" % kind), None
+
+    # a hash the test kernel lacks (SHA-1): no digest, the signature is
+    # checked by no self-signature check, and fails against an issuer
+    sha1 = c.make(tbs_alg=SHA1RSA, md="sha1")
+    yield as_signer(sha1), "x509: signer cert signed with SHA-1 by the built-in CA", None
+    yield signed_data([sha1, o.cert_der("ca")], [signer_info(o, sha1, "signing", pay)]), \
+        "x509: signer cert signed with SHA-1 by the CA, the CA embedded", None
+    yield msg([signing, c.make(issuer=name("bpfsign odd sha1"), cn="bpfsign odd sha1",
+                               signer="signing", tbs_alg=SHA1RSA, md="sha1", corrupt=True,
+                               exts=[])]), \
+        "x509: an extra self-signed SHA-1 certificate with a bad signature", None
 
     # signature algorithms
     yield msg([signing, c.make(tbs_alg=PSS, pss=True)]), \
