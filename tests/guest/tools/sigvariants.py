@@ -8,9 +8,12 @@ truncations, each with the verdict `bpfsign verify --ca kernel-trusted.pem`
 gives offline.  The guest loads each one with the same payload and the
 builtin keyring and compares the kernel's errno.
 
-Deterministic: a fixed seed chooses every mutation, and the mutations are of
-RSA signatures only (RSA PKCS#1 v1.5 is reproducible; ECDSA variants come
-from openssl options, whose verdicts do not depend on the random bytes).
+Deterministic verdicts: a fixed seed chooses every mutation, and the
+mutations are of RSA signatures only (RSA PKCS#1 v1.5 is reproducible;
+ECDSA variants come from openssl options, whose verdicts do not depend on
+the random bytes).  sigcerts.py makes some keys afresh and re-encodes fresh
+ECDSA values, chosen by shape, so their bytes differ from build to build
+and their verdicts do not.
 
 The classes of sigcerts.py add messages built around odd certificates,
 keys, ECDSA encodings and counts, and two over a 16 MiB payload: those are
