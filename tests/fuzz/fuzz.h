@@ -154,6 +154,7 @@ struct opstat *stat_of(const char *name);
 void stat_add(struct opstat *s, int err);	/* err 0: success */
 void stat_note(const char *what);		/* a named counter */
 void stats_print(void);
+void stats_summary(void);	/* exact checks and escapes */
 void stat_time(const char *what, double seconds);	/* where the time goes */
 double now(void);
 
@@ -247,14 +248,21 @@ void op_desc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void violation(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void vlog_line(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* what a call must do */
+/*
+ * What a call must do.  EXPECT_OK and EXPECT_FAIL with an errno are exact
+ * checks; EXPECT_ESCAPE (any outcome) and EXPECT_FAIL(0, ...) (any errno)
+ * are escapes where the model cannot know, each named by its reason and
+ * counted: the summary says how much of a run was unchecked.
+ */
 enum exp_kind { EXP_ANY, EXP_OK, EXP_FAIL };
 struct expect { enum exp_kind kind; int err; const char *why; };
-#define EXPECT_ANY		((struct expect){ EXP_ANY, 0, NULL })
+#define EXPECT_ESCAPE(w)	((struct expect){ EXP_ANY, 0, (w) })
 #define EXPECT_OK(w)		((struct expect){ EXP_OK, 0, (w) })
 #define EXPECT_FAIL(e, w)	((struct expect){ EXP_FAIL, (e), (w) })
 /* compare: ret >= 0 success, else -errno; a mismatch is a violation */
 void expect_check(const char *op, struct expect e, long ret);
+/* exact checks and escapes, by kind, for the summary */
+void stat_check(const struct expect *e);
 
 /* sys.c: the raw system calls */
 long sys_bpf(int cmd, union bpf_attr *attr, u32 size);	/* fd/0 or -errno */

@@ -112,7 +112,8 @@ static struct expect predict_child(const struct loader_ctx *c, const struct chil
 	if (ch->scalar_err)
 		return EXPECT_FAIL(ch->scalar_any ? 0 : EINVAL, "an attribute bpf_prog_load() refuses");
 	if (ch->scalar_any || ch->kind == CH_RANDOM)
-		return denied ? EXPECT_FAIL(0, "bpf_sig_enforce: the loader's verdict") : EXPECT_ANY;
+		return denied ? EXPECT_FAIL(0, "bpf_sig_enforce: the loader's verdict") :
+		       EXPECT_ESCAPE("a child with random attributes");
 	if (denied)
 		return EXPECT_FAIL(EPERM, "bpf_sig_enforce: the loader's verdict");
 	switch (ch->kind) {
@@ -153,7 +154,7 @@ void op_loader_run(void)
 	struct pprog *lp = NULL;
 	struct pmap *m = NULL;
 	struct child ch = {};
-	struct expect e = EXPECT_ANY, run_e;
+	struct expect e = EXPECT_ESCAPE("loader run"), run_e;
 	u32 progs_before = 0, progs_after = 0, id = 0, mc_type = 0, mc_flags = 0;
 	int cand[MAX_PROGS], n = 0, i, cmd, ctx_size;
 	u64 flags = 0;
@@ -346,7 +347,8 @@ void op_loader_run(void)
 	}
 	case C_BYID:
 		op_desc("loader bpf_sys_bpf(BPF_MAP_GET_FD_BY_ID) %u", a->map_id);
-		e = m && a->map_id == m->o->id ? EXPECT_OK("a map we hold") : EXPECT_ANY;
+		e = m && a->map_id == m->o->id ? EXPECT_OK("a map we hold") :
+		    EXPECT_ESCAPE("a loader's get_fd_by_id of another id");
 		expect_check("loader_map_get_fd_by_id", e, ret);
 		add_fd_by_id(ret, a->map_id, a->open_flags);
 		break;
@@ -357,7 +359,7 @@ void op_loader_run(void)
 		fd_classify(li->map.map_fd, &tm);
 		op_desc("loader bpf_sys_bpf(BPF_LINK_CREATE) iter len %u on fd %d %s",
 			a->link_create.iter_info_len, li->map.map_fd, tm ? map_str(tm->o) : "");
-		e = !iter_ok() ? EXPECT_ANY :
+		e = !iter_ok() ? EXPECT_ESCAPE("no iterator skeleton") :
 		    lp->vc != VC_UNSIGNED ? EXPECT_FAIL(EPERM, "a verified run binds only what it created") :
 		    !a->link_create.iter_info_len ? EXPECT_FAIL(EINVAL, "iter_info without a length") :
 		    predict_iter_attach(a->link_create.prog_fd, li->map.map_fd);

@@ -111,6 +111,7 @@ void violation(const char *fmt, ...)
 	       (unsigned long long)st.seed, (unsigned long long)st.op + 1,
 	       (unsigned long long)st.seed, (unsigned long long)st.op + 1);
 	stats_print();
+	stats_summary();
 	printf("bpfsign-fuzz: seed %llu FAILED at op %llu\n", (unsigned long long)st.seed,
 	       (unsigned long long)st.op);
 	fflush(stdout);
@@ -131,10 +132,11 @@ void expect_check(const char *op, struct expect e, long ret)
 	int err = ret < 0 ? -ret : 0;
 
 	stat_add(stat_of(op), err);
+	stat_check(&e);
 	vlog_line("%s -> %s (expected %s%s%s)", st.desc, err_str(ret),
-		  e.kind == EXP_OK ? "success" : e.kind == EXP_FAIL ? "failure " : "anything",
+		  e.kind == EXP_OK ? "success" : e.kind == EXP_FAIL ? "failure " : "anything: ",
 		  e.kind == EXP_FAIL && e.err ? err_str(-e.err) : "",
-		  e.why ? "" : "");
+		  e.kind == EXP_ANY && e.why ? e.why : "");
 	if (e.kind == EXP_OK && ret < 0)
 		violation("%s: expected success (%s), got %s", op, e.why, err_str(ret));
 	if (e.kind == EXP_FAIL && ret >= 0)
@@ -291,6 +293,7 @@ int main(int argc, char **argv)
 			printf("# time %s: %llu ops, %.1f ms each, %.1f s in all\n", optab[i].name,
 			       (unsigned long long)op_calls[i], 1000 * op_time[i] / op_calls[i],
 			       op_time[i]);
+	stats_summary();
 	printf("bpfsign-fuzz: seed %llu, %llu ops in %.1f s, enforcement %s at the end: ok\n",
 	       (unsigned long long)st.seed, (unsigned long long)st.op, now() - start,
 	       st.enforce ? "on" : "off");

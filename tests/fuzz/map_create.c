@@ -54,8 +54,8 @@ static u32 pick_flags(u32 type)
 }
 
 /* array_map_alloc_check() and htab_map_alloc_check(), as far as we go */
-static struct expect predict_create(u32 type, u32 ks, u32 vs, u32 n, u32 flags,
-				    int hash_mode, bool *big)
+static struct expect predict_attrs(u32 type, u32 ks, u32 vs, u32 n, u32 flags,
+				   int hash_mode, bool *big)
 {
 	const u32 access = BPF_F_RDONLY | BPF_F_WRONLY | BPF_F_RDONLY_PROG | BPF_F_WRONLY_PROG;
 	u64 bytes;
@@ -72,12 +72,13 @@ static struct expect predict_create(u32 type, u32 ks, u32 vs, u32 n, u32 flags,
 		if (!n || ks != 4 || !vs || (flags & ~mask) ||
 		    ((flags & BPF_F_RDONLY_PROG) && (flags & BPF_F_WRONLY_PROG)))
 			return EXPECT_FAIL(EINVAL, "array attributes");
-		if (flags & BPF_F_NUMA_NODE || flags & BPF_F_INNER_MAP || flags & BPF_F_PRESERVE_ELEMS)
-			return EXPECT_ANY;
-		if (type != BPF_MAP_TYPE_ARRAY && (flags & BPF_F_MMAPABLE))
-			return EXPECT_FAIL(EINVAL, "BPF_F_MMAPABLE on a percpu array");
-		if (type != BPF_MAP_TYPE_ARRAY && (flags & BPF_F_PRESERVE_ELEMS))
-			return EXPECT_ANY;
+		/* numa_node 0 is online; a percpu array takes no node */
+		if (type != BPF_MAP_TYPE_ARRAY && (flags & BPF_F_NUMA_NODE))
+			return EXPECT_FAIL(EINVAL, "a NUMA node for a percpu array");
+		if (type != BPF_MAP_TYPE_ARRAY && (flags & (BPF_F_MMAPABLE | BPF_F_INNER_MAP)))
+			return EXPECT_FAIL(EINVAL, "BPF_F_MMAPABLE or BPF_F_INNER_MAP on a percpu array");
+		if (flags & BPF_F_PRESERVE_ELEMS)
+			return EXPECT_FAIL(EINVAL, "BPF_F_PRESERVE_ELEMS: perf event arrays only");
 		if (vs > 0x7fffffffu)
 			return EXPECT_FAIL(E2BIG, "value_size > INT_MAX");
 		if (type == BPF_MAP_TYPE_PERCPU_ARRAY && ((vs + 7) & ~7u) > 32768)
@@ -85,7 +86,7 @@ static struct expect predict_create(u32 type, u32 ks, u32 vs, u32 n, u32 flags,
 		bytes = (u64)((vs + 7) & ~7u) * n * (type == BPF_MAP_TYPE_PERCPU_ARRAY ? st.ncpus : 1);
 		if (bytes > MAP_BYTES_MAX || (type == BPF_MAP_TYPE_PERCPU_ARRAY && n > 4096)) {
 			*big = true;
-			return EXPECT_ANY;
+			return EXPECT_ESCAPE("a large map: the allocation may fail (ENOMEM, E2BIG)");
 		}
 		return EXPECT_OK("array attributes");
 	}
@@ -98,19 +99,40 @@ static struct expect predict_create(u32 type, u32 ks, u32 vs, u32 n, u32 flags,
 		if ((flags & ~mask) ||
 		    ((flags & BPF_F_RDONLY_PROG) && (flags & BPF_F_WRONLY_PROG)))
 			return EXPECT_FAIL(EINVAL, "hash flags");
-		if (flags & (BPF_F_NO_COMMON_LRU | BPF_F_NUMA_NODE | BPF_F_ZERO_SEED))
-			return EXPECT_ANY;
+		/* BPF_F_ZERO_SEED: the fuzzer runs as root, CAP_SYS_ADMIN */
+		if (!lru && (flags & BPF_F_NO_COMMON_LRU))
+			return EXPECT_FAIL(EINVAL, "BPF_F_NO_COMMON_LRU on a hash that is not LRU");
 		if (lru && (flags & BPF_F_NO_PREALLOC))
 			return EXPECT_FAIL(ENOTSUPP, "LRU without prealloc");
+		/* numa_node 0 is online; per-CPU elements or lists take no node */
+		if ((flags & BPF_F_NUMA_NODE) && (is_percpu(type) || (flags & BPF_F_NO_COMMON_LRU)))
+			return EXPECT_FAIL(EINVAL, "a NUMA node for per-CPU elements or LRU lists");
 		if (!n || !ks || !vs)
 			return EXPECT_FAIL(EINVAL, "hash attributes");
 		bytes = (u64)(((vs + 7) & ~7u) * (is_percpu(type) ? st.ncpus : 1) + ks + 64) * n;
 		if (bytes > MAP_BYTES_MAX || ks > 512 || vs > 32768 || n > 65536) {
 			*big = true;
-			return EXPECT_ANY;
+			return EXPECT_ESCAPE("a large map: the allocation may fail (ENOMEM, E2BIG)");
 		}
 	}
 	return EXPECT_OK("hash attributes");
+}
+
+/*
+ * map_create() clears BPF_F_TOKEN_FD before the type's checks and takes the
+ * token (map_token_fd 0 here) after them, before any allocation.
+ */
+static struct expect predict_create(u32 type, u32 ks, u32 vs, u32 n, u32 flags,
+				    int hash_mode, bool *big)
+{
+	struct expect e = predict_attrs(type, ks, vs, n, flags & ~BPF_F_TOKEN_FD, hash_mode, big);
+
+	/* every refusal of predict_attrs() comes before the token */
+	if (!(flags & BPF_F_TOKEN_FD) || e.kind == EXP_FAIL)
+		return e;
+	*big = false;
+	return fcntl(0, F_GETFD) < 0 ? EXPECT_FAIL(EBADF, "BPF_F_TOKEN_FD: fd 0 is closed") :
+	       EXPECT_FAIL(EINVAL, "BPF_F_TOKEN_FD: fd 0 is not a BPF token");
 }
 
 struct expect predict_create_small(u32 type, u32 ks, u32 vs, u32 n, u32 flags, int hash_mode)

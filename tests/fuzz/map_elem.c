@@ -182,7 +182,7 @@ struct expect predict_update(const struct pmap *m, const u8 *key, u64 flags)
 	if (err)
 		return EXPECT_FAIL(err, "bpf_map_check_cpu_flags()");
 	if (o->foreign)
-		return EXPECT_ANY;
+		return EXPECT_ESCAPE("a loader's map: attributes partly known");
 	if (is_array(o->type)) {
 		u32 idx;
 
@@ -191,17 +191,22 @@ struct expect predict_update(const struct pmap *m, const u8 *key, u64 flags)
 			return EXPECT_FAIL(EINVAL, "unknown element flags");
 		if (idx >= o->max_entries)
 			return EXPECT_FAIL(E2BIG, "index beyond max_entries");
-		/* every element of an array exists, with a CPU flag or not */
-		if (low == BPF_NOEXIST && flags != BPF_NOEXIST && o->type == BPF_MAP_TYPE_PERCPU_ARRAY)
-			return EXPECT_ANY; /* LOCAL EXPERIMENT, NOT COMMITTED */
+		/*
+		 * Every element of an array exists, with a CPU flag or not:
+		 * BPF_NOEXIST cannot be used on them (map_array.rst), and
+		 * the percpu hashes keep BPF_NOEXIST next to BPF_F_CPU and
+		 * BPF_F_ALL_CPUS too.  A percpu array that takes
+		 * BPF_NOEXIST | BPF_F_CPU overwrites an element its caller
+		 * asked to leave alone.
+		 */
 		if (low == BPF_NOEXIST)
-			return EXPECT_FAIL(EEXIST, "BPF_NOEXIST on an array element");
+			return EXPECT_FAIL(EEXIST, "BPF_NOEXIST on an array element, CPU flag or not");
 		return EXPECT_OK("array update");
 	}
 	if (low > BPF_EXIST)
 		return EXPECT_FAIL(EINVAL, "unknown element flags");
 	if (!o->known)
-		return EXPECT_ANY;
+		return EXPECT_ESCAPE("more elements than the model tracks");
 	exists = model_find((struct mobj *)o, key);
 	if (low == BPF_NOEXIST && exists)
 		return EXPECT_FAIL(EEXIST, "BPF_NOEXIST on an existing element");
@@ -235,8 +240,10 @@ struct expect predict_lookup(const struct pmap *m, const u8 *key, u64 flags)
 	err = cpu_flags_err(o, flags, false);
 	if (err)
 		return EXPECT_FAIL(err, "bpf_map_check_cpu_flags()");
-	if (o->foreign || !o->known)
-		return EXPECT_ANY;
+	if (o->foreign)
+		return EXPECT_ESCAPE("a loader's map: attributes partly known");
+	if (!o->known)
+		return EXPECT_ESCAPE("more elements than the model tracks");
 	if (is_array(o->type)) {
 		u32 idx;
 
@@ -356,8 +363,10 @@ struct expect predict_delete(const struct pmap *m, const u8 *key)
 		return EXPECT_FAIL(EPERM, m->o->frozen ? "frozen map" : "read-only fd");
 	if (is_array(m->o->type))
 		return EXPECT_FAIL(EINVAL, "array elements cannot be deleted");
-	if (!m->o->known || m->o->foreign)
-		return EXPECT_ANY;
+	if (m->o->foreign)
+		return EXPECT_ESCAPE("a loader's map: attributes partly known");
+	if (!m->o->known)
+		return EXPECT_ESCAPE("more elements than the model tracks");
 	return model_find(m->o, key) ? EXPECT_OK("existing element") :
 	       EXPECT_FAIL(ENOENT, "missing element");
 }
@@ -414,8 +423,10 @@ static void batch_update(struct pmap *m, u64 elem_flags)
 		e = EXPECT_FAIL(EINVAL, "BPF_F_LOCK without a spin lock");
 	else if (!count)
 		e = EXPECT_OK("nothing to do");
-	else if (!o->known || o->foreign)
-		e = EXPECT_ANY, before_loop = false;
+	else if (o->foreign)
+		e = EXPECT_ESCAPE("a loader's map: attributes partly known"), before_loop = false;
+	else if (!o->known)
+		e = EXPECT_ESCAPE("more elements than the model tracks"), before_loop = false;
 	else {
 		/* on a copy of the model: the count stops at the first error */
 		struct mobj *copy = mobj_new(o->type, o->key_size, o->value_size, o->max_entries,
@@ -458,7 +469,7 @@ static void batch_lookup(struct pmap *m, u64 elem_flags, bool and_delete)
 	u8 *keys = calloc(BATCH_MAX, o->key_size + 1), *vals = calloc(BATCH_MAX, vb + 1);
 	u64 out = 0;
 	LIBBPF_OPTS(bpf_map_batch_opts, opts, .elem_flags = elem_flags);
-	struct expect e = EXPECT_ANY;
+	struct expect e;
 	int ret, err;
 
 	op_desc("BPF_MAP_LOOKUP%s_BATCH %s fd %d count %u elem_flags %#llx",
@@ -480,17 +491,29 @@ static void batch_lookup(struct pmap *m, u64 elem_flags, bool and_delete)
 		e = EXPECT_FAIL(EINVAL, "BPF_F_LOCK without a spin lock");
 	else if (!count)
 		e = EXPECT_OK("nothing to do");
+	else if (o->foreign)
+		e = EXPECT_ESCAPE("a loader's map: attributes partly known");
+	else if (is_array(o->type))
+		/* generic_map_lookup_batch(): ENOENT when the keys run out */
+		e = count <= o->max_entries ? EXPECT_OK("count elements of an array") :
+		    EXPECT_FAIL(ENOENT, "count beyond max_entries: the end of the array");
+	else if (o->known && !o->nelem)
+		e = EXPECT_FAIL(ENOENT, "an empty hash map");
+	else
+		/* bucket by bucket: ENOSPC for a bucket larger than count, ENOENT at the end */
+		e = EXPECT_ESCAPE("hash batch: bucket layout decides ENOENT or ENOSPC");
 	i = count;
 	if (and_delete)
 		ret = bpf_map_lookup_and_delete_batch(m->fd, NULL, &out, keys, vals, &i, &opts);
 	else
 		ret = bpf_map_lookup_batch(m->fd, NULL, &out, keys, vals, &i, &opts);
-	/* ENOENT: the end of the map, with i elements returned all the same */
-	if (ret == -ENOENT && e.kind == EXP_ANY)
-		ret = 0;
 	expect_check(and_delete ? "map_batch_lookup_delete" : "map_batch_lookup", e, ret);
-	if (ret)
+	/* ENOENT: the end of the map, with i elements returned all the same */
+	if (ret && ret != -ENOENT)
 		goto out;
+	if (is_array(o->type) && !o->foreign && i != (count < o->max_entries ? count : o->max_entries))
+		violation("array batch lookup returned %u elements, the model %u", i,
+			  count < o->max_entries ? count : o->max_entries);
 	if (i > count)
 		violation("batch lookup returned %u elements for count %u", i, count);
 	for (j = 0; j < i; j++) {
@@ -527,11 +550,13 @@ static void batch_delete(struct pmap *m)
 	if (!m->wr || o->frozen)
 		e = EXPECT_FAIL(EPERM, o->frozen ? "frozen map" : "read-only fd");
 	else if (is_array(o->type))
-		e = EXPECT_FAIL(0, "arrays have no delete batch");
+		e = EXPECT_FAIL(ENOTSUPP, "arrays have no delete batch");
 	else if (!count)
 		e = EXPECT_OK("nothing to do");
-	else if (!o->known || o->foreign)
-		e = EXPECT_ANY, before_loop = false;
+	else if (o->foreign)
+		e = EXPECT_ESCAPE("a loader's map: attributes partly known"), before_loop = false;
+	else if (!o->known)
+		e = EXPECT_ESCAPE("more elements than the model tracks"), before_loop = false;
 	else {
 		/* a key may be listed twice: the second delete fails */
 		u8 gone[BATCH_MAX] = {};

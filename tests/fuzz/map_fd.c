@@ -83,7 +83,8 @@ void op_map_get_fd_by_id(void)
 
 	if (!m)
 		return;
-	attr.map_id = rnd_chance(15, 16) ? m->o->id : (u32)rnd();
+	/* ids count up from 1: one with bit 30 set is no object's in a run */
+	attr.map_id = rnd_chance(15, 16) ? m->o->id : (u32)rnd() | 1u << 30;
 	attr.open_flags = flags;
 	op_desc("BPF_MAP_GET_FD_BY_ID %u (%s) open_flags %#x", attr.map_id, map_str(m->o), flags);
 	if (flags & ~(BPF_F_RDONLY | BPF_F_WRONLY) || flags == (BPF_F_RDONLY | BPF_F_WRONLY))
@@ -91,7 +92,7 @@ void op_map_get_fd_by_id(void)
 	else if (attr.map_id == m->o->id)
 		e = EXPECT_OK("a map we hold");
 	else
-		e = EXPECT_ANY;
+		e = EXPECT_FAIL(ENOENT, "an id no map has");
 	fd = sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr, offsetofend(union bpf_attr, open_flags));
 	expect_check("map_get_fd_by_id", e, fd);
 	add_fd_by_id(fd, attr.map_id, flags);

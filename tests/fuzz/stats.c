@@ -3,6 +3,7 @@
  * comments at the end: they show which checks the fuzzer reached.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,34 @@ static const char *errname(int e)
 	return buf;
 }
 
+/* exact checks and escapes: per reason, "any outcome" or "any errno" */
+static u64 exact, esc_any, esc_errno;
+static struct { const char *why; bool any; u64 n; } escapes[MAX_NOTES];
+static int nescapes;
+
+void stat_check(const struct expect *e)
+{
+	bool any = e->kind == EXP_ANY;
+	const char *why = e->why ? e->why : "(no reason)";
+	int i;
+
+	if (e->kind == EXP_OK || (e->kind == EXP_FAIL && e->err)) {
+		exact++;
+		return;
+	}
+	if (any)
+		esc_any++;
+	else
+		esc_errno++;
+	for (i = 0; i < nescapes; i++)
+		if (escapes[i].any == any && !strcmp(escapes[i].why, why)) {
+			escapes[i].n++;
+			return;
+		}
+	if (nescapes < MAX_NOTES)
+		escapes[nescapes++] = (typeof(escapes[0])){ why, any, 1 };
+}
+
 static struct { const char *name; u64 n; double s; } times[32];
 static int ntimes;
 
@@ -102,6 +131,16 @@ double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void stats_summary(void)
+{
+	u64 all = exact + esc_any + esc_errno;
+
+	printf("# checks: %llu exact, %llu escapes (%llu any outcome, %llu any errno), "
+	       "%.1f%% exact\n", (unsigned long long)exact,
+	       (unsigned long long)(esc_any + esc_errno), (unsigned long long)esc_any,
+	       (unsigned long long)esc_errno, all ? 100.0 * exact / all : 100.0);
 }
 
 void stats_print(void)
@@ -129,6 +168,9 @@ void stats_print(void)
 		}
 		puts(line);
 	}
+	for (i = 0; i < nescapes; i++)
+		printf("# escape (%s) %s: %llu\n", escapes[i].any ? "any outcome" : "any errno",
+		       escapes[i].why, (unsigned long long)escapes[i].n);
 	for (i = 0; i < nnotes; i++)
 		printf("# count %s: %llu\n", notes[i].name, (unsigned long long)notes[i].n);
 	for (i = 0; i < ntimes; i++)
