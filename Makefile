@@ -24,7 +24,7 @@ help:
 	@echo "                 boot the guest and run your own program (CERTS in its session keyring)"
 	@echo "make bench       side-by-side benchmarks, printed as ratios"
 	@echo "make fuzz        bounded libFuzzer runs of the parsers"
-	@echo "make fuzz-kernel the guest syscall fuzzer: SEED=N SECONDS=M [OPS=K VERBOSE=1] (replays a seed)"
+	@echo "make fuzz-kernel the guest syscall fuzzer: SEED=N SECONDS=M [OPS=K POLICY=0|1 VERBOSE=1] (replays a seed)"
 	@echo "make install     tools, library, man pages, policies, initramfs hook (PREFIX=/usr/local DESTDIR=)"
 	@echo "make uninstall   remove what make install put there (same PREFIX and DESTDIR)"
 	@echo "V=1              show the commands"
@@ -79,12 +79,13 @@ fuzz: signer gen-loader
 	@$(MAKE) -s -C gen-loader fuzz
 
 # The guest syscall fuzzer (tests/fuzz) for one seed in a boot of its own;
-# OPS=K replays exactly the first K operations of the seed.
+# OPS=K replays exactly the first K operations of the seed; POLICY=0 or 1
+# runs only the plain run or only the policy mode (unset: both).
 SEED ?= 1
 SECONDS ?= 60
 fuzz-kernel: guest-tests
 	@BPFSIGN_CMDLINE="BPFSIGN_FUZZ_SEED=$(SEED) BPFSIGN_FUZZ_SECONDS=$(SECONDS) \
-		BPFSIGN_FUZZ_OPS=$(OPS) BPFSIGN_FUZZ_VERBOSE=$(VERBOSE)" \
+		BPFSIGN_FUZZ_OPS=$(OPS) BPFSIGN_FUZZ_VERBOSE=$(VERBOSE) BPFSIGN_FUZZ_POLICY=$(POLICY)" \
 		BPFSIGN_TIMEOUT=$$(($(SECONDS) + 300)) qemu/run-guest.sh fuzz_syscalls
 
 # Installs what is built, building what is missing of it, but neither

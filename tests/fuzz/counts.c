@@ -145,3 +145,34 @@ const char *counts_settle(const struct counts *want, int extra_keys, int slot)
 		 udiff ? "; " : "", udiff ? udiff : "");
 	return msg;
 }
+
+/*
+ * Wait until the objects and key usages stop changing (200 ms alike, 5 s
+ * at most): what another process (the policy CLI) made and let go is freed
+ * after it exits, by RCU and workqueues.
+ */
+void counts_quiet(void)
+{
+	static u32 s1[512], s2[512];
+	static int u1[512], u2[512];
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	struct counts a, b;
+	int n1, n2, same = 0, tries;
+
+	counts_take(&a);
+	n1 = read_usage(s1, u1, NULL, 512);
+	for (tries = 0; tries < 250 && same < 10; tries++) {
+		nanosleep(&ts, NULL);
+		counts_take(&b);
+		n2 = read_usage(s2, u2, NULL, 512);
+		if (!memcmp(&a, &b, sizeof(a)) && n1 == n2 &&
+		    !memcmp(s1, s2, n1 * sizeof(*s1)) && !memcmp(u1, u2, n1 * sizeof(*u1)))
+			same++;
+		else
+			same = 0;
+		a = b;
+		n1 = n2;
+		memcpy(s1, s2, n2 * sizeof(*s1));
+		memcpy(u1, u2, n2 * sizeof(*u1));
+	}
+}

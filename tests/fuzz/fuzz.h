@@ -2,7 +2,9 @@
 /*
  * bpfsign-fuzz: a seeded sequence of bpf() and keyctl() calls against the
  * signed-load surface of the kit's kernel, with a model of what each call
- * must do.  One process, one thread: the same seed gives the same calls.
+ * must do.  One process; a second thread (race.c) races the main one in
+ * episodes of its own, from its own stream of the seed: the same seed gives
+ * each thread the same calls.
  */
 #ifndef BPFSIGN_FUZZ_H
 #define BPFSIGN_FUZZ_H
@@ -147,6 +149,8 @@ void key_usage_snapshot(int slot);
  * want and key usage snapshot slot
  */
 const char *counts_settle(const struct counts *want, int extra_keys, int slot);
+/* until the counts and key usages hold still */
+void counts_quiet(void);
 
 /* ---- stats.c: calls and errnos per operation ---- */
 struct opstat;
@@ -238,6 +242,9 @@ struct state {
 	int arena_fd;
 	bool arena_page[6];
 	u8 *arena_mem;		/* model of the 4 arena pages */
+	/* the loader whose run is under way: its children's provenance */
+	u32 run_loader_id;
+	bool run_loader_verified;
 	u32 blacklisted_len;
 	u8 blacklisted_hash[32];
 };
@@ -305,6 +312,24 @@ void keys_setup(void);
 void keys_reset(void);		/* undo the key operations */
 void keys_teardown(void);
 void sysctl_plan(void);		/* when the seed raises enforcement */
+bool sysctl_may_raise(void);
+void sysctl_raised(void);	/* a write of 1 succeeded */
+/* race.c: the second thread, and the kernel log */
+void op_race(void);
+void race_start(void);
+void race_stop(void);
+void kmsg_open(void);
+void kmsg_check(const char *when);	/* a KASAN, lockdep, UBSAN or WARNING report fails */
+void race_stats(void);
+/* policy.c: --policy, the LSM policies attached, and provenance */
+bool policy_mode(void);
+bool policy_denies_unsigned(void);
+bool policy_denies(enum verdict_class vc);	/* of a load or a loader's child */
+void policy_setup(void);
+void policy_teardown(void);
+void prov_expect(int fd, u32 loader_id, bool loader_verified);
+void policy_drain(bool all);
+void policy_stats(void);
 void check_run(struct pprog *p, u32 size, const char *op);
 /* what keyring_id k trusts for key k: 0 no, 1 verifies, -errno refused */
 struct ring_model {

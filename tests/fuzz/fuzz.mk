@@ -1,6 +1,7 @@
 # The syscall fuzzer: /tests/bpfsign-fuzz in the guest.  Included by
 # tests/guest/Makefile, which defines TOP, OBJ, OUT, CC, CFLAGS, LDLIBS and the
-# BPF rules; the fuzzer links tests/guest's util.o (digests, sysctl), signs
+# BPF rules; the fuzzer links tests/guest's util.o (digests, sysctl) and
+# audit.o (the audit daemon of policy mode), signs
 # as its sign.c does, and uses its iter_write skeleton.
 
 FUZZ		:= $(TOP)/tests/fuzz
@@ -16,5 +17,5 @@ $(OBJ)/fuzz_%.bpf.o: $(FUZZ)/progs/fuzz_%.bpf.c $(OBJ)/vmlinux.h | $(OBJ)
 $(OBJ)/fuzz/%.o: $(FUZZ)/%.c $(wildcard $(FUZZ)/*.h) $(FUZZ_SKELS) | $(OBJ)/fuzz
 	$(CC) $(CFLAGS) -I$(FUZZ) -c $< -o $@
 
-$(OUT)/bpfsign-fuzz: $(FUZZ_OBJS) $(OBJ)/util.o $(TOOLS)/lib/libbpf.a | $(OUT)
+$(OUT)/bpfsign-fuzz: $(FUZZ_OBJS) $(OBJ)/util.o $(OBJ)/audit.o $(TOOLS)/lib/libbpf.a | $(OUT)
 	$(CC) -o $@ $(filter %.o,$^) $(LDLIBS)

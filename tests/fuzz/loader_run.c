@@ -107,7 +107,8 @@ static void gen_child(struct loader_ctx *c, struct child *ch)
 static struct expect predict_child(const struct loader_ctx *c, const struct child *ch,
 				   enum verdict_class vc)
 {
-	bool denied = st.enforce && vc != VC_TRUSTED;
+	/* bpf_sig_enforce, then the policies (policy mode): the loader's verdict */
+	bool denied = (st.enforce || policy_mode()) && vc != VC_TRUSTED;
 
 	if (ch->scalar_err)
 		return EXPECT_FAIL(ch->scalar_any ? 0 : EINVAL, "an attribute bpf_prog_load() refuses");
@@ -263,6 +264,8 @@ void op_loader_run(void)
 		vc_str(lp->vc), lp->tmpl, ctx_size, c->cmd, (c->size & 255) + 1);
 	while (!bpf_prog_get_next_id(id, &id))
 		progs_before++;
+	st.run_loader_id = policy_mode() ? obj_prog_id(lp->fd) : 0;
+	st.run_loader_verified = lp->vc != VC_UNSIGNED;
 	ret = bpf_prog_test_run_opts(lp->fd, &opts);
 	expect_check("loader_run", run_e, ret);
 	if (ret)
@@ -281,6 +284,9 @@ void op_loader_run(void)
 			a->prog_flags, a->expected_attach_type);
 		if (ret >= 0 && st.enforce && lp->vc != VC_TRUSTED)
 			violation("a child of a %s loader loaded under bpf_sig_enforce",
+				  vc_str(lp->vc));
+		if (ret >= 0 && policy_denies(lp->vc))
+			violation("a child of a %s loader loaded under the policies",
 				  vc_str(lp->vc));
 		expect_check("loader_child_load", e, ret);
 		if (ret >= 0) {

@@ -2,7 +2,7 @@
 /*
  * bpfsign-fuzz: a syscall fuzzer with invariants for the kit's kernel.
  *
- * Usage: bpfsign-fuzz [--seed N] [--seconds M] [--ops K] [--verbose]
+ * Usage: bpfsign-fuzz [--seed N] [--seconds M] [--ops K] [--policy] [--verbose]
  *
  * From the seed it draws a sequence of operations (tests/fuzz/README.md),
  * runs each against the kernel, and checks what the model says it must
@@ -61,6 +61,7 @@ static const struct {
 	{ "key_bpf", op_key_bpf, 2 },
 	{ "key_secondary", op_key_secondary, 1 },
 	{ "sysctl", op_sysctl, 1 },
+	{ "race", op_race, 3 },
 };
 
 static const char *cur_op = "setup";
@@ -106,10 +107,11 @@ void violation(const char *fmt, ...)
 		     line = strtok_r(NULL, "\n", &save))
 			printf("# verifier log: %s\n", line);
 	}
-	printf("# replay: make fuzz-kernel SEED=%llu OPS=%llu VERBOSE=1 "
-	       "(in the guest: bpfsign-fuzz --seed %llu --ops %llu --verbose)\n",
+	printf("# replay: make fuzz-kernel SEED=%llu OPS=%llu POLICY=%d VERBOSE=1 "
+	       "(in the guest: bpfsign-fuzz --seed %llu --ops %llu%s --verbose)\n",
+	       (unsigned long long)st.seed, (unsigned long long)st.op + 1, policy_mode(),
 	       (unsigned long long)st.seed, (unsigned long long)st.op + 1,
-	       (unsigned long long)st.seed, (unsigned long long)st.op + 1);
+	       policy_mode() ? " --policy" : "");
 	stats_print();
 	stats_summary();
 	printf("bpfsign-fuzz: seed %llu FAILED at op %llu\n", (unsigned long long)st.seed,
@@ -192,8 +194,10 @@ static void checkpoint(const struct counts *base, const char *when)
 
 	cur_op = when;
 	op_desc("close every fd and mapping, then count programs, maps, BTF, links, keys");
+	policy_drain(true);
 	pool_close_all();
 	keys_reset();
+	kmsg_check(when);
 	diff = counts_settle(base, st.permanent_keys, 1);
 	stat_add(stat_of(when), diff ? 1 : 0);
 	if (diff)
@@ -202,7 +206,7 @@ static void checkpoint(const struct counts *base, const char *when)
 
 static void usage(void)
 {
-	fprintf(stderr, "Usage: bpfsign-fuzz [--seed N] [--seconds M] [--ops K] [--verbose]\n");
+	fprintf(stderr, "Usage: bpfsign-fuzz [--seed N] [--seconds M] [--ops K] [--policy] [--verbose]\n");
 	exit(2);
 }
 
@@ -213,6 +217,7 @@ int main(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 't' },
 		{ "ops", required_argument, NULL, 'o' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "policy", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -221,6 +226,7 @@ int main(int argc, char **argv)
 	u64 max_ops = UINT64_MAX, op_calls[ARRAY_SIZE(optab)] = {};
 	double seconds = 60, start, t0, op_time[ARRAY_SIZE(optab)] = {};
 	const char *diff;
+	bool policy = false;
 	int c, i;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -231,6 +237,7 @@ int main(int argc, char **argv)
 		case 't': seconds = strtod(optarg, NULL); break;
 		case 'o': max_ops = strtoull(optarg, NULL, 0); break;
 		case 'v': st.verbose = true; break;
+		case 'p': policy = true; break;
 		default: usage();
 		}
 	}
@@ -249,14 +256,19 @@ int main(int argc, char **argv)
 	}
 	st.enforce = st.enforce_at_boot = read_enforce_raw();
 	templates_init();
-	printf("# bpfsign-fuzz: seed %llu, %.0f s%s, %d CPUs, enforcement %s at start\n",
+	printf("# bpfsign-fuzz: seed %llu, %.0f s%s, %d CPUs, enforcement %s at start%s\n",
 	       (unsigned long long)st.seed, seconds, max_ops != UINT64_MAX ? " (op bound)" : "",
-	       st.ncpus, st.enforce ? "on" : "off");
+	       st.ncpus, st.enforce ? "on" : "off", policy ? ", policy mode" : "");
+	kmsg_open();
 
 	keys_early();
 	counts_take(&before);
 	key_usage_snapshot(0);
 	ops_setup();
+	/* after the skeletons, which load unsigned; their objects join the base */
+	if (policy)
+		policy_setup();
+	race_start();
 	counts_take(&base);
 	key_usage_snapshot(1);
 	for (i = 0; i < (int)ARRAY_SIZE(optab); i++)
@@ -274,28 +286,36 @@ int main(int argc, char **argv)
 		vlog[0] = 0;
 		t0 = now();
 		optab[i].fn();
+		policy_drain(false);
+		if (optab[i].fn == op_race)
+			kmsg_check("a race episode");
 		op_time[i] += now() - t0;
 		op_calls[i]++;
 		if (!(st.op & 15))
 			enforce_read();
 	}
 	checkpoint(&base, "checkpoint");
+	race_stop();
 	cur_op = "teardown";
+	policy_teardown();
 	op_desc("unload the skeletons, remove the setup's keys");
 	ops_teardown();
 	diff = counts_settle(&before, st.permanent_keys, 0);
 	if (diff)
 		violation("%s", diff);
 	enforce_read();
+	kmsg_check("the end");
 	stats_print();
+	race_stats();
+	policy_stats();
 	for (i = 0; i < (int)ARRAY_SIZE(optab); i++)
 		if (op_calls[i])
 			printf("# time %s: %llu ops, %.1f ms each, %.1f s in all\n", optab[i].name,
 			       (unsigned long long)op_calls[i], 1000 * op_time[i] / op_calls[i],
 			       op_time[i]);
 	stats_summary();
-	printf("bpfsign-fuzz: seed %llu, %llu ops in %.1f s, enforcement %s at the end: ok\n",
-	       (unsigned long long)st.seed, (unsigned long long)st.op, now() - start,
-	       st.enforce ? "on" : "off");
+	printf("bpfsign-fuzz: seed %llu%s, %llu ops in %.1f s, enforcement %s at the end: ok\n",
+	       (unsigned long long)st.seed, policy ? " (policy mode)" : "",
+	       (unsigned long long)st.op, now() - start, st.enforce ? "on" : "off");
 	return 0;
 }

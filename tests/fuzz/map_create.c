@@ -150,6 +150,14 @@ __u32 obj_id(int fd)
 	return bpf_map_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
 }
 
+__u32 obj_prog_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_prog_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
 /* hash_mode: 0 none, 1 exclusive to hash, 2 size 16, 3 pointer without size, 4 size without pointer */
 long map_create_raw(u32 type, u32 ks, u32 vs, u32 n, u32 flags, int hash_mode,
 		    const u8 *hash, const char *op)

@@ -33,6 +33,7 @@ struct expect predict_create_small(u32 type, u32 ks, u32 vs, u32 n, u32 flags, i
 struct pmap *map_by_id(u32 id);
 void add_fd_by_id(long fd, u32 id, u32 open_flags);
 __u32 obj_id(int fd);
+__u32 obj_prog_id(int fd);
 
 /* iter.c: what an iterator over a map must do */
 struct expect predict_iter_attach(int prog_fd, int map_fd);

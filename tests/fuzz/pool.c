@@ -29,6 +29,11 @@ struct pprog *pool_add_prog(int fd, int tmpl, enum prog_kind kind, enum verdict_
 {
 	struct pprog *p;
 
+	/* the provenance the kernel must record: a child's loader, or none */
+	if (kind == PK_CHILD)
+		prov_expect(fd, st.run_loader_id, st.run_loader_verified);
+	else
+		prov_expect(fd, 0, false);
 	if (pool.nprogs == MAX_PROGS)
 		pool_close_prog(rnd_below(MAX_PROGS));
 	p = &pool.progs[pool.nprogs++];

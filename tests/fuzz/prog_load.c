@@ -327,6 +327,9 @@ static struct prediction predict_load(const struct load *l)
 		if (st.enforce)
 			FAIL(EPERM, "bpf_sig_enforce: unsigned");
 	}
+	/* the LSM hook (policy mode), after the signature and bpf_sig_enforce */
+	if (policy_denies(verified ? p.vc : VC_UNSIGNED))
+		FAIL(EPERM, verified ? "keyring-allowlist: a caller keyring" : "deny-unsigned");
 	/* resolve_pseudo_ldimm64(), then the accesses */
 	for (j = 0; j < (u32)t->nref; j++) {
 		int idx = tmpl_ref_idx(l->t, j);
@@ -454,6 +457,8 @@ static void check_loaded(const struct load *l, struct ring_model *rm, int prog_f
 	if (!l->has_sig) {
 		if (st.enforce)
 			violation("an unsigned program loaded under bpf_sig_enforce");
+		if (policy_denies_unsigned())
+			violation("an unsigned program loaded under deny-unsigned");
 		return;
 	}
 	{
@@ -507,6 +512,8 @@ static void check_loaded(const struct load *l, struct ring_model *rm, int prog_f
 			  key_names[l->key], l->keyring);
 	if (st.enforce && !rm->system)
 		violation("a caller-keyring signature loaded under bpf_sig_enforce");
+	if (policy_mode() && !rm->system)
+		violation("a caller-keyring signature loaded under keyring-allowlist");
 	if (st.bpf_sealed && st.bpf_nkeys && !rm->system)
 		violation("a caller keyring counted while .bpf is active");
 }

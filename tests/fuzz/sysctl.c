@@ -45,13 +45,25 @@ void op_sysctl(void)
 		e = EXPECT_FAIL(EINVAL, "out of range");
 	ret = sysctl_write("/proc/sys/kernel/bpf_sig_enforce", val, NULL, 0);
 	expect_check("sysctl_write", e, ret);
-	if (!ret && !strcmp(val, "1")) {
-		st.enforce = true;
-		/* raising it seals .bpf with the keys it holds */
-		st.bpf_sealed = true;
-		st.permanent_keys = st.bpf_nkeys;
-		stat_note("enforcement raised by the fuzzer");
-	}
+	if (!ret && !strcmp(val, "1"))
+		sysctl_raised();
 	enforce_read();
+}
+
+/* the seed's plan allows raising enforcement now */
+bool sysctl_may_raise(void)
+{
+	return raise_at && st.op >= raise_at;
+}
+
+/* a write of 1 returned success: the model follows */
+void sysctl_raised(void)
+{
+	if (!st.enforce)
+		stat_note("enforcement raised by the fuzzer");
+	st.enforce = true;
+	/* raising it seals .bpf with the keys it holds */
+	st.bpf_sealed = true;
+	st.permanent_keys = st.bpf_nkeys;
 }
 

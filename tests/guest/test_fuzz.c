@@ -4,9 +4,11 @@
  * time bound from BPFSIGN_FUZZ_SEED and BPFSIGN_FUZZ_SECONDS (kernel command
  * line parameters reach /init as environment variables; defaults 1 and 60),
  * and for a replay BPFSIGN_FUZZ_OPS (--ops) and BPFSIGN_FUZZ_VERBOSE=1.
- * It may raise kernel.bpf_sig_enforce, which cannot be undone: a boot of its
- * own.  Its output becomes TAP comments; a broken invariant fails the test
- * with the seed to reproduce it.
+ * Then, with BPFSIGN_FUZZ_POLICY unset, the same seed in policy mode
+ * (--policy: the LSM policies attached).  It may raise
+ * kernel.bpf_sig_enforce, which cannot be undone: a boot of its own.  Its
+ * output becomes TAP comments; a broken invariant fails the test with the
+ * seed to reproduce it.
  */
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -14,13 +16,11 @@
 
 #include "runner.h"
 
-TEST_EXPLICIT(fuzz_syscalls)
+/* One run of bpfsign-fuzz; false if it failed (the test has failed then). */
+static bool fuzz_run(const char *seed, const char *seconds, const char *ops, bool verbose,
+		     bool policy)
 {
-	const char *seed = getenv("BPFSIGN_FUZZ_SEED") ?: "1";
-	const char *seconds = getenv("BPFSIGN_FUZZ_SECONDS") ?: "60";
-	const char *ops = getenv("BPFSIGN_FUZZ_OPS");
-	const char *verbose = getenv("BPFSIGN_FUZZ_VERBOSE");
-	char *argv[10], line[1024], last[1024] = "";
+	char *argv[12], line[1024], last[1024] = "";
 	int argc = 0;
 	int fds[2], status;
 	pid_t pid;
@@ -35,11 +35,13 @@ TEST_EXPLICIT(fuzz_syscalls)
 		argv[argc++] = "--ops";
 		argv[argc++] = (char *)ops;
 	}
-	if (verbose && *verbose && strcmp(verbose, "0"))
+	if (policy)
+		argv[argc++] = "--policy";
+	if (verbose)
 		argv[argc++] = "--verbose";
 	argv[argc] = NULL;
 	if (!ASSERT_OK(pipe(fds), "pipe"))
-		return;
+		return false;
 	fflush(stdout);
 	pid = fork();
 	if (!pid) {
@@ -53,7 +55,7 @@ TEST_EXPLICIT(fuzz_syscalls)
 	}
 	close(fds[1]);
 	if (!ASSERT_GE(pid, 1, "fork"))
-		return;
+		return false;
 	out = fdopen(fds[0], "r");
 	while (out && fgets(line, sizeof(line), out)) {
 		line[strcspn(line, "\n")] = 0;
@@ -63,11 +65,40 @@ TEST_EXPLICIT(fuzz_syscalls)
 	if (out)
 		fclose(out);
 	if (!ASSERT_EQ(waitpid(pid, &status, 0), pid, "waitpid"))
+		return false;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		FAIL("bpfsign-fuzz seed %s%s failed (%s %d): make fuzz-kernel SEED=%s SECONDS=%s "
+		     "POLICY=%d reproduces it", seed, policy ? " (policy mode)" : "",
+		     WIFEXITED(status) ? "exit" : "signal",
+		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), seed, seconds,
+		     policy);
+		return false;
+	}
+	return ASSERT_HAS(last, ": ok", "bpfsign-fuzz's last line");
+}
+
+/*
+ * BPFSIGN_FUZZ_POLICY: 0 the plain run only, 1 the policy mode only;
+ * unset, both: the plain run for two thirds of the time, then the policy
+ * mode (whose policies stay attached only while it runs).
+ */
+TEST_EXPLICIT(fuzz_syscalls)
+{
+	const char *seed = getenv("BPFSIGN_FUZZ_SEED") ?: "1";
+	const char *seconds = getenv("BPFSIGN_FUZZ_SECONDS") ?: "60";
+	const char *ops = getenv("BPFSIGN_FUZZ_OPS");
+	const char *verbose = getenv("BPFSIGN_FUZZ_VERBOSE");
+	const char *policy = getenv("BPFSIGN_FUZZ_POLICY");
+	bool v = verbose && *verbose && strcmp(verbose, "0");
+	double total = strtod(seconds, NULL);
+	char plain_s[32], policy_s[32];
+
+	if (policy && *policy) {
+		fuzz_run(seed, seconds, ops, v, strcmp(policy, "0"));
 		return;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		FAIL("bpfsign-fuzz seed %s failed (%s %d): make fuzz-kernel SEED=%s SECONDS=%s "
-		     "reproduces it", seed, WIFEXITED(status) ? "exit" : "signal",
-		     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), seed, seconds);
-	else
-		ASSERT_HAS(last, ": ok", "bpfsign-fuzz's last line");
+	}
+	snprintf(plain_s, sizeof(plain_s), "%.0f", total - total / 3);
+	snprintf(policy_s, sizeof(policy_s), "%.0f", total / 3);
+	if (fuzz_run(seed, plain_s, ops, v, false))
+		fuzz_run(seed, policy_s, ops, v, true);
 }
