@@ -143,9 +143,8 @@ boots() {
 	# goes last, and the boot-parameter test gets a boot of its own.
 	boot guest "" all enforce_sysctl_runtime
 	# The syscall fuzzer (tests/fuzz) for a fixed seed and time, with its
-	# race thread, then the same seed in policy mode (the LSM policies
-	# attached) for the last third; it may raise enforcement, so a boot
-	# of its own.  A failure prints the seed and the make fuzz-kernel
+	# race thread: a third in policy mode (the LSM policies attached),
+	# then the plain run; it may raise enforcement, so a boot of its own.  A failure prints the seed and the make fuzz-kernel
 	# line that replays it.
 	boot guest-fuzz "BPFSIGN_FUZZ_SEED=${BPFSIGN_FUZZ_SEED:-1} BPFSIGN_FUZZ_SECONDS=${BPFSIGN_FUZZ_SECONDS:-45}" \
 		fuzz_syscalls

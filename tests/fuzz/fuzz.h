@@ -220,6 +220,7 @@ struct state {
 	u64 seed;
 	u64 op;			/* index of the current operation */
 	bool verbose;
+	bool policy;		/* --policy: policy_setup() after the skeletons */
 	int ncpus;
 	bool enforce;		/* the sysctl as last read */
 	bool enforce_at_boot;

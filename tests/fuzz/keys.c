@@ -356,7 +356,11 @@ void op_key_bpf(void)
 		expect_check("key_bpf_unlink", !(st.bpf_perm_write_ok & write) ?
 			     EXPECT_FAIL(EACCES, "no write") :
 			     sealed ? EXPECT_FAIL(EPERM, "sealed .bpf") : st.bpf_has[k] ?
-			     EXPECT_OK("a key in .bpf") : EXPECT_FAIL(0, "not in .bpf"),
+			     EXPECT_OK("a key in .bpf") :
+			     /* lookup_user_key() validates the key, then key_unlink() */
+			     st.nkeys && victim == st.keys[0].serial && st.keys[0].revoked ?
+			     EXPECT_FAIL(EKEYREVOKED, "a revoked key") :
+			     EXPECT_FAIL(ENOENT, "not in .bpf"),
 			     ret < 0 ? -errno : 0);
 		if (!ret && st.bpf_has[k]) {
 			st.bpf_has[k] = false;
@@ -412,7 +416,8 @@ void op_key_secondary(void)
 	len = cert_of(k, &der);
 	op_desc("add_key asymmetric \"\" (%s) to .secondary_trusted_keys", key_names[k]);
 	/* the restriction: vouched for by a builtin or secondary key */
-	e = k == K_UNTRUSTED ? EXPECT_FAIL(0, "self-signed, not vouched for") :
+	/* restrict_link_by_signature(): no key of the trusted rings signed it */
+	e = k == K_UNTRUSTED ? EXPECT_FAIL(ENOKEY, "self-signed, not vouched for") :
 	    k == K_TEAM ? EXPECT_OK("issued by the builtin CA") :
 	    EXPECT_ESCAPE("enrolment of a key the builtin CA did not issue");
 	ret = add_key("asymmetric", "", der, len, st.secondary_ring);

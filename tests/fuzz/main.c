@@ -237,7 +237,7 @@ int main(int argc, char **argv)
 		case 't': seconds = strtod(optarg, NULL); break;
 		case 'o': max_ops = strtoull(optarg, NULL, 0); break;
 		case 'v': st.verbose = true; break;
-		case 'p': policy = true; break;
+		case 'p': st.policy = policy = true; break;
 		default: usage();
 		}
 	}

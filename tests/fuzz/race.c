@@ -118,7 +118,7 @@ static void race_key(void)
 {
 	int ret;
 
-	usleep(rr_below(60000));
+	usleep(rr_below(40000));
 	ep.action = rr_below(4);
 	switch (ep.action) {
 	case 0: ret = keyctl_revoke(ep.cert); break;
@@ -141,7 +141,7 @@ static void race_enforce(void)
 	const char *v;
 
 	for (i = 0; i < n; i++) {
-		usleep(rr_below(8000));
+		usleep(rr_below(4000));
 		v = i == at ? "1" : vals[rr_below(ARRAY_SIZE(vals))];
 		ret = sysctl_write("/proc/sys/kernel/bpf_sig_enforce", v, NULL, 0);
 		race_calls[R_ENFORCE]++;
@@ -276,7 +276,7 @@ static long load_t0(const u8 *sig, int sig_len, s32 keyring)
 
 static void main_freeze(void)
 {
-	u32 n = 50 + rnd_below(200), i, k;
+	u32 n = 40 + rnd_below(120), i, k;
 	u64 v, got;
 	int ret, f;
 
@@ -323,7 +323,7 @@ static bool key_gone_err(long err)
 static void main_key(void)
 {
 	struct bpf_insn insns[MAX_INSNS];
-	u32 n = 3 + rnd_below(8), i;
+	u32 n = 2 + rnd_below(5), i;
 	const u8 *der, *sig;
 	int sig_len, cnt, f;
 	long fd;
@@ -389,7 +389,7 @@ static void main_key(void)
 
 static void main_enforce(bool policy_denies)
 {
-	u32 n = 5 + rnd_below(30), i;
+	u32 n = 4 + rnd_below(12), i;
 	int f;
 	long fd;
 
@@ -452,7 +452,7 @@ static void main_fdswap(struct pprog *lp)
 	static u8 buf[1024];
 	struct loader_ctx *c = (struct loader_ctx *)buf;
 	union bpf_attr *a = (union bpf_attr *)c->attr;
-	u32 n = 10 + rnd_below(40), i, k, progs_before = 0, progs_after = 0, id = 0;
+	u32 n = 8 + rnd_below(16), i, k, progs_before = 0, progs_after = 0, id = 0;
 	u64 v;
 	int ret;
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = buf, .ctx_size_in = sizeof(*c));

@@ -15,6 +15,9 @@ static u64 raise_at;		/* the op from which sysctl writes 1, or never */
 void sysctl_plan(void)
 {
 	raise_at = rnd_chance(1, 4) ? 0 : 100 + rnd_below(1500);
+	/* policy mode tests what the policies refuse: without enforcement */
+	if (st.policy)
+		raise_at = 0;
 	if (raise_at)
 		printf("# enforcement may be raised from op %llu on\n", (unsigned long long)raise_at);
 }

@@ -4,8 +4,8 @@
  * time bound from BPFSIGN_FUZZ_SEED and BPFSIGN_FUZZ_SECONDS (kernel command
  * line parameters reach /init as environment variables; defaults 1 and 60),
  * and for a replay BPFSIGN_FUZZ_OPS (--ops) and BPFSIGN_FUZZ_VERBOSE=1.
- * Then, with BPFSIGN_FUZZ_POLICY unset, the same seed in policy mode
- * (--policy: the LSM policies attached).  It may raise
+ * With BPFSIGN_FUZZ_POLICY unset, first the same seed in policy mode
+ * (--policy: the LSM policies attached), then the plain run.  It may raise
  * kernel.bpf_sig_enforce, which cannot be undone: a boot of its own.  Its
  * output becomes TAP comments; a broken invariant fails the test with the
  * seed to reproduce it.
@@ -79,8 +79,8 @@ static bool fuzz_run(const char *seed, const char *seconds, const char *ops, boo
 
 /*
  * BPFSIGN_FUZZ_POLICY: 0 the plain run only, 1 the policy mode only;
- * unset, both: the plain run for two thirds of the time, then the policy
- * mode (whose policies stay attached only while it runs).
+ * unset, both: the policy mode for a third of the time (its policies stay
+ * attached only while it runs), then the plain run.
  */
 TEST_EXPLICIT(fuzz_syscalls)
 {
@@ -99,6 +99,7 @@ TEST_EXPLICIT(fuzz_syscalls)
 	}
 	snprintf(plain_s, sizeof(plain_s), "%.0f", total - total / 3);
 	snprintf(policy_s, sizeof(policy_s), "%.0f", total / 3);
-	if (fuzz_run(seed, plain_s, ops, v, false))
-		fuzz_run(seed, policy_s, ops, v, true);
+	/* policy mode first: it never raises enforcement, the plain run may */
+	if (fuzz_run(seed, policy_s, ops, v, true))
+		fuzz_run(seed, plain_s, ops, v, false);
 }
