@@ -158,19 +158,25 @@ static void race_enforce(void)
 	}
 }
 
+#define SWAP_PLAN 64
+
 static void race_fdswap(void)
 {
-	int targets[3] = { ep.map_a, ep.map_b, pool.devnull };
+	int targets[3] = { ep.map_a, ep.map_b, pool.devnull }, plan[SWAP_PLAN], i;
+	u32 pause[SWAP_PLAN];
 
-	while (!atomic_load(&ep.stop) && ep.swaps < 10000) {
-		int t = targets[rr_below(3)];
-
-		if (dup2(t, ep.swap_fd) < 0 && !ep.err[0])
+	/* drawn up front: how many swaps fit the main side is timing, the draws are not */
+	for (i = 0; i < SWAP_PLAN; i++) {
+		plan[i] = targets[rr_below(3)];
+		pause[i] = rr_below(2) ? rr_below(500) : 0;
+	}
+	for (i = 0; !atomic_load(&ep.stop) && ep.swaps < 10000; i = (i + 1) % SWAP_PLAN) {
+		if (dup2(plan[i], ep.swap_fd) < 0 && !ep.err[0])
 			snprintf(ep.err, sizeof(ep.err), "dup2: %s", strerror(errno));
 		ep.swaps++;
 		race_calls[R_FDSWAP]++;
-		if (rr_below(2))
-			usleep(rr_below(500));
+		if (pause[i])
+			usleep(pause[i]);
 	}
 }
 
