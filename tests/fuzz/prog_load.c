@@ -519,6 +519,15 @@ static void check_loaded(const struct load *l, struct ring_model *rm, int prog_f
 }
 
 /* run a filter: its return value must be what the model says it read */
+static bool is_socket_filter(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return !bpf_prog_get_info_by_fd(fd, &info, &len) &&
+	       info.type == BPF_PROG_TYPE_SOCKET_FILTER;
+}
+
 void check_run(struct pprog *p, u32 size, const char *op)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
@@ -546,9 +555,12 @@ void check_run(struct pprog *p, u32 size, const char *op)
 		else
 			reads[j] = v[off];
 	}
-	e = p->kind != PK_FILTER ? EXPECT_ESCAPE("a test run of a loader or child") :
+	/* bpf_prog_test_run_skb(): ETH_HLEN at least, a page less the skb's room at most */
+	e = p->kind != PK_FILTER && !(p->kind == PK_CHILD && is_socket_filter(p->fd)) ?
+	    EXPECT_ESCAPE("a test run of a child of another program type") :
 	    size < 14 ? EXPECT_FAIL(EINVAL, "packet shorter than ETH_HLEN") :
 	    size <= 1500 ? EXPECT_OK("a filter run") :
+	    size >= 4096 ? EXPECT_FAIL(EINVAL, "a packet of a page: no room for the skb's head") :
 	    EXPECT_ESCAPE("a packet above 1500 bytes: the skb's room decides");
 	op_desc("BPF_PROG_TEST_RUN template %d fd %d, %u bytes, repeat %u", p->tmpl, p->fd, size,
 		opts.repeat);
