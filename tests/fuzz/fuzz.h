@@ -328,6 +328,7 @@ bool policy_denies_unsigned(void);
 bool policy_denies(enum verdict_class vc);	/* of a load or a loader's child */
 void policy_setup(void);
 void policy_teardown(void);
+void policy_abort(void);	/* on a violation: unload what policy_setup() loaded */
 void prov_expect(int fd, u32 loader_id, bool loader_verified);
 void policy_drain(bool all);
 void policy_stats(void);

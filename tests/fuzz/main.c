@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include <keyutils.h>
 
 #include "fuzz.h"
 
@@ -114,6 +115,9 @@ void violation(const char *fmt, ...)
 	       policy_mode() ? " --policy" : "");
 	stats_print();
 	stats_summary();
+	/* what would outlive the process: the policies, keys in shared keyrings */
+	policy_abort();
+	keys_teardown();
 	printf("bpfsign-fuzz: seed %llu FAILED at op %llu\n", (unsigned long long)st.seed,
 	       (unsigned long long)st.op);
 	fflush(stdout);
@@ -261,6 +265,11 @@ int main(int argc, char **argv)
 	       st.ncpus, st.enforce ? "on" : "off", policy ? ", policy mode" : "");
 	kmsg_open();
 
+	/* a session keyring of its own: nothing of an earlier run in its model */
+	if (keyctl_join_session_keyring(NULL) < 0) {
+		printf("# cannot join a session keyring of its own: %s\n", strerror(errno));
+		return 2;
+	}
 	keys_early();
 	counts_take(&before);
 	key_usage_snapshot(0);

@@ -113,6 +113,21 @@ void policy_teardown(void)
 	unlink(POLICY_FILE);
 }
 
+/*
+ * A violation ends the run: the policies must not outlive it, or they
+ * refuse the next run's unsigned skeletons in the same boot.
+ */
+void policy_abort(void)
+{
+	if (!on)
+		return;
+	on = false;
+	if (cli("unload", "keyring-allowlist", NULL, NULL) | cli("unload", "deny-unsigned", NULL, NULL))
+		printf("# policy mode: bpfsign-policy unload failed, the policies stay attached\n");
+	else
+		printf("# policy mode: the policies unloaded\n");
+}
+
 /* a program this process loaded: its loader (0 from user space) */
 void prov_expect(int fd, u32 loader_id, bool loader_verified)
 {
