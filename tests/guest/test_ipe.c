@@ -34,6 +34,7 @@
 #include "skel_counter.lskel.h"
 #include "skel_counter_bt.lskel.h"
 #include "skel_counter_untrusted.lskel.h"
+#include "wq_loader.skel.h"
 
 #ifndef AUDIT_IPE_ACCESS
 #define AUDIT_IPE_ACCESS 1420
@@ -688,4 +689,102 @@ out:
 	mini_loader__destroy(mini);
 	if (key > 0)
 		keyctl_unlink(key, KEY_SPEC_SESSION_KEYRING);
+}
+
+/*
+ * Red-team proofs (attack_*): each asserts the property and fails while the
+ * bypass works. Not in a boot of make test; run them by name in a boot of
+ * their own (ipe.success_audit=1).
+ */
+
+/* Run a syscall program without ctx: its return value or -errno */
+static int run_syscall_prog(int fd)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	if (bpf_prog_test_run_opts(fd, &opts))
+		return -errno;
+	return opts.retval;
+}
+
+/* Queue wq_loader's bpf_wq and wait for its callback: what its load returned */
+static int wq_load(struct wq_loader *skel)
+{
+	int i;
+
+	skel->bss->wq_done = 0;
+	skel->data->child_fd = -1000;
+	if (!ASSERT_EQ(run_syscall_prog(bpf_program__fd(skel->progs.start)), 0, "queue the bpf_wq"))
+		return -1000;
+	for (i = 0; i < 500 && !*(volatile int *)&skel->bss->wq_done; i++)
+		usleep(10000);
+	ASSERT_TRUE(skel->bss->wq_done, "the bpf_wq callback ran");
+	return skel->data->child_fd;
+}
+
+/*
+ * Attacker: a CAP_BPF holder with one unsigned syscall program loaded
+ * before the signed-only policy was activated (or under any policy that
+ * admits one). Its bpf_wq callback runs in a kworker, where
+ * current->bpf_ctx is NULL: bpf_prog_set_loader() records no loader, so a
+ * bpf_sys_bpf(BPF_PROG_LOAD) there is is_kernel with loader_id 0, and IPE
+ * calls it bpf_kernel=TRUE. Pins: bpf_kernel=TRUE only for the kernel's
+ * own loads; the same load from the program's own run is refused.
+ */
+TEST_EXPLICIT(attack_ipe_wq_kernel_load)
+{
+	int afd = audit_start(), fd;
+	struct wq_loader *skel = NULL;
+	char rec[2048];
+
+	if (!ipe_activate("allow_all", ALLOW_ALL))
+		goto out;
+	skel = wq_loader__open_and_load();
+	if (!ASSERT_TRUE(skel, "the attacker's unsigned syscall program, while BPF is allowed"))
+		goto out;
+	if (!ipe_activate("signed_only", SIGNED_ONLY))
+		goto out;
+
+	/* control: from its own run, the load is an unsigned loader's child */
+	ASSERT_EQ(run_syscall_prog(bpf_program__fd(skel->progs.direct)), 0, "run direct()");
+	ASSERT_EQ(skel->data->direct_fd, -EACCES, "bpf_sys_bpf() load from the run: refused");
+	expect_ipe_record(afd, "bpf_kernel=FALSE bpf_loader=UNSIGNED " DENIED_BY_DEFAULT,
+			  "record of the loader child refused");
+
+	fd = wq_load(skel);
+	printf("#   bpf_sys_bpf(BPF_PROG_LOAD) from the bpf_wq callback returned %d\n", fd);
+	if (!audit_find_type(afd, AUDIT_IPE_ACCESS, "bpf_kernel=TRUE", rec, sizeof(rec), 2000))
+		printf("#   IPE record: %s\n", rec);
+	/* the property: a program of the caller's choosing is no kernel load */
+	ASSERT_EQ(fd < 0 ? fd : 0, -EACCES, "bpf_wq callback's unsigned load refused by signed-only");
+out:
+	wq_loader__destroy(skel);
+	audit_close(afd);
+}
+
+/*
+ * The same kworker load under kernel.bpf_sig_enforce=1 (raised after the
+ * syscall program was loaded; IPE allows all): check_sig_enforce() takes it
+ * for the kernel's own load. Raises bpf_sig_enforce: run it last.
+ */
+TEST_EXPLICIT(attack_sig_enforce_wq_kernel_load)
+{
+	struct wq_loader *skel = NULL;
+	int fd;
+
+	if (!ipe_activate("allow_all", ALLOW_ALL))
+		goto out;
+	skel = wq_loader__open_and_load();
+	if (!ASSERT_TRUE(skel, "the attacker's unsigned syscall program, before enforcement"))
+		goto out;
+	if (!ASSERT_OK(sysctl_write("/proc/sys/kernel/bpf_sig_enforce", "1", NULL, 0),
+		       "raise kernel.bpf_sig_enforce"))
+		goto out;
+	ASSERT_EQ(run_syscall_prog(bpf_program__fd(skel->progs.direct)), 0, "run direct()");
+	ASSERT_EQ(skel->data->direct_fd, -EPERM, "bpf_sys_bpf() load from the run: refused");
+	fd = wq_load(skel);
+	printf("#   under bpf_sig_enforce=1 the bpf_wq callback's load returned %d\n", fd);
+	ASSERT_EQ(fd < 0 ? fd : 0, -EPERM, "bpf_wq callback's unsigned load refused by bpf_sig_enforce");
+out:
+	wq_loader__destroy(skel);
 }
