@@ -35,6 +35,7 @@
 #include "skel_counter_bt.lskel.h"
 #include "skel_counter_untrusted.lskel.h"
 #include "wq_loader.skel.h"
+#include "token.h"
 
 #ifndef AUDIT_IPE_ACCESS
 #define AUDIT_IPE_ACCESS 1420
@@ -760,6 +761,70 @@ TEST_EXPLICIT(attack_ipe_wq_kernel_load)
 out:
 	wq_loader__destroy(skel);
 	audit_close(afd);
+}
+
+static int grab_with_token(int token_fd, void *arg)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	__u32 id = *(__u32 *)arg;
+	struct wq_loader *skel;
+	char path[64];
+	int fd, i, rc;
+
+	/* the token grants no capable(CAP_SYS_ADMIN): no map by id */
+	fd = bpf_map_get_fd_by_id(id);
+	printf("#   token holder's own BPF_MAP_GET_FD_BY_ID: %d (errno %d)\n", fd, errno);
+	if (fd >= 0 || errno != EPERM)
+		return 10;
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", token_bpffs_fd);
+	opts.bpf_token_path = path;
+	skel = wq_loader__open_opts(&opts);
+	if (!skel)
+		return 11;
+	if (wq_loader__load(skel)) {
+		wq_loader__destroy(skel);
+		return 12;
+	}
+	skel->bss->mode = 1;
+	skel->bss->victim_id = id;
+	rc = run_syscall_prog(bpf_program__fd(skel->progs.start));
+	for (i = 0; i < 500 && !*(volatile int *)&skel->bss->wq_done; i++)
+		usleep(10000);
+	printf("#   queue %d, callback ran %d, its GET_FD_BY_ID + UPDATE_ELEM: %d\n",
+	       rc, skel->bss->wq_done, skel->data->grab_ret);
+	fflush(stdout);
+	rc = skel->data->grab_ret == 0 ? 0 : 13;
+	wq_loader__destroy(skel);
+	return rc;
+}
+
+/*
+ * Attacker: root of a user namespace with a BPF token (no capability in
+ * the init namespace). Its syscall program's bpf_wq callback runs in a
+ * kworker with init_cred: its bpf_sys_bpf() passes capable() checks the
+ * caller fails, e.g. BPF_MAP_GET_FD_BY_ID of init root's map, and writes
+ * it. Pins: a program's bpf_sys_bpf() acts with its caller's rights.
+ */
+TEST_EXPLICIT(attack_token_wq_init_creds)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), key = 0;
+	__u64 val = 7;
+	int map, rc;
+
+	if (!ipe_activate("allow_all", ALLOW_ALL))
+		return;
+	map = bpf_map_create(BPF_MAP_TYPE_ARRAY, "victim", 4, 8, 1, NULL);
+	if (!ASSERT_OK(map, "init root's map") ||
+	    !ASSERT_OK(bpf_map_update_elem(map, &key, &val, 0), "its value 7") ||
+	    !ASSERT_OK(bpf_map_get_info_by_fd(map, &info, &len), "its id"))
+		return;
+	rc = run_with_token(grab_with_token, &info.id);
+	printf("#   token holder's run: %d\n", rc);
+	ASSERT_OK(bpf_map_lookup_elem(map, &key, &val), "read it back");
+	printf("#   init root's map now holds 0x%llx\n", (unsigned long long)val);
+	ASSERT_EQ(val, 7, "init root's map unchanged by the token holder");
+	close(map);
 }
 
 /*

@@ -23,6 +23,8 @@
 
 #include "token.h"
 
+int token_bpffs_fd = -1;
+
 static int send_fd(int sock, int fd)
 {
 	char cbuf[CMSG_SPACE(sizeof(int))] = {};
@@ -124,7 +126,7 @@ static void child(int sock, int (*fn)(int, void *), void *arg)
 		printf("# bpf_token_create: errno %d\n", errno);
 		_exit(104);
 	}
-	close(bpffs_fd);
+	token_bpffs_fd = bpffs_fd;
 	fflush(stdout);
 	_exit(fn(token_fd, arg));
 }

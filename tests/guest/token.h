@@ -7,6 +7,9 @@
  * and holds a BPF token delegating every command, map, program and attach
  * type. Returns fn's exit status, or -1 if the token could not be made.
  */
+/* In fn: the delegated bpffs, for libbpf's bpf_token_path ("/proc/self/fd/N") */
+extern int token_bpffs_fd;
+
 int run_with_token(int (*fn)(int token_fd, void *arg), void *arg);
 
 #endif

