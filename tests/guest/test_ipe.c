@@ -35,6 +35,7 @@
 #include "skel_counter_bt.lskel.h"
 #include "skel_counter_untrusted.lskel.h"
 #include "wq_loader.skel.h"
+#include "timer_loader.skel.h"
 #include "token.h"
 
 #ifndef AUDIT_IPE_ACCESS
@@ -825,6 +826,43 @@ TEST_EXPLICIT(attack_token_wq_init_creds)
 	printf("#   init root's map now holds 0x%llx\n", (unsigned long long)val);
 	ASSERT_EQ(val, 7, "init root's map unchanged by the token holder");
 	close(map);
+}
+
+/*
+ * Attacker: a CAP_BPF holder (here under a policy that admits its
+ * program). libbpf loads "syscall" programs sleepable, so the verifier
+ * lets their bpf_timer callback, which runs in softirq context, call
+ * bpf_sys_bpf(): the load runs atomically, as the interrupted task (its
+ * creds, fd table and bpf_ctx, e.g. a verified loader's run). Pins: a
+ * non-sleepable async callback cannot call bpf_sys_bpf(). Today the load
+ * BUG()s in vmalloc from softirq and panics the guest: run it alone.
+ */
+TEST_EXPLICIT(attack_timer_softirq_load)
+{
+	int afd = audit_start(), i;
+	struct timer_loader *skel = NULL;
+	char rec[2048];
+
+	if (!ipe_activate("allow_all", ALLOW_ALL))
+		goto out;
+	skel = timer_loader__open_and_load();
+	printf("#   syscall program with bpf_sys_bpf() in its bpf_timer callback: %s\n",
+	       skel ? "loaded" : "refused");
+	if (!skel) {
+		ASSERT_TRUE(!skel, "refused by the verifier");
+		goto out;
+	}
+	ASSERT_EQ(run_syscall_prog(bpf_program__fd(skel->progs.start)), 0, "arm the timer");
+	for (i = 0; i < 500 && !*(volatile int *)&skel->bss->timer_done; i++)
+		usleep(10000);
+	printf("#   timer callback ran %d, its load returned %d\n", skel->bss->timer_done,
+	       skel->data->child_fd);
+	if (!audit_find_type(afd, AUDIT_IPE_ACCESS, "bpf_loader=", rec, sizeof(rec), 2000))
+		printf("#   IPE record: %s\n", rec);
+	ASSERT_TRUE(!skel, "bpf_sys_bpf() in a bpf_timer callback refused by the verifier");
+out:
+	timer_loader__destroy(skel);
+	audit_close(afd);
 }
 
 /*
