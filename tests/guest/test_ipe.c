@@ -696,7 +696,11 @@ out:
 /*
  * Red-team proofs (attack_*): each asserts the property and fails while the
  * bypass works. Not in a boot of make test; run them by name in a boot of
- * their own (ipe.success_audit=1).
+ * their own, e.g. BPFSIGN_CMDLINE=ipe.success_audit=1 qemu/run-guest.sh
+ * attack_ipe_boot_policy_reactivate (first: it needs version 0.0.1 to be
+ * activatable) attack_ipe_wq_kernel_load attack_ipe_verified_alone
+ * attack_token_wq_init_creds attack_sig_enforce_wq_kernel_load (last: it
+ * raises bpf_sig_enforce); attack_timer_softirq_load alone (it panics).
  */
 
 /* Run a syscall program without ctx: its return value or -errno */
@@ -862,6 +866,64 @@ TEST_EXPLICIT(attack_timer_softirq_load)
 	ASSERT_TRUE(!skel, "bpf_sys_bpf() in a bpf_timer callback refused by the verifier");
 out:
 	timer_loader__destroy(skel);
+	audit_close(afd);
+}
+
+/*
+ * Attacker: root without the IPE policy key, IPE enforcing. The kit's
+ * boot policy (qemu/ipe-boot.policy: bpfsign_boot 0.0.1, DEFAULT
+ * action=ALLOW) stays loaded, and ipe.rst's signed-only example is
+ * policy_version=0.0.1 too: root re-activates the boot policy, which IPE
+ * allows at an equal version, and loads unsigned programs without
+ * switching IPE to permissive mode. Pins: the signed-only policy as
+ * documented cannot be replaced by the allow-all boot policy.
+ */
+TEST_EXPLICIT(attack_ipe_boot_policy_reactivate)
+{
+	static const char text[] = "policy_name=Signed_BPF_Only policy_version=0.0.1\n"
+		SIGNED_ONLY;
+	unsigned char *p7;
+	int len, err;
+
+	len = cms_sign_attached("signing", text, strlen(text), &p7);
+	if (!ASSERT_GE(len, 1, "sign ipe.rst's example policy"))
+		return;
+	err = write_file(IPE_FS "/new_policy", p7, len);
+	free(p7);
+	if (!ASSERT_OK(err, "load it") ||
+	    !ASSERT_OK(write_file(IPE_FS "/policies/Signed_BPF_Only/active", "1", 1),
+		       "activate it"))
+		return;
+	expect_fd(load_prog(ret0, ARRAY_LEN(ret0), NULL), EACCES, "unsigned, example policy");
+	err = write_file(IPE_FS "/policies/bpfsign_boot/active", "1", 1);
+	printf("#   root re-activates the boot policy: %d\n", err);
+	expect_fd(load_prog(ret0, ARRAY_LEN(ret0), NULL), EACCES,
+		  "unsigned, after root wrote bpfsign_boot/active");
+}
+
+/*
+ * Attacker: any CAP_BPF holder (no key of any system keyring). A policy
+ * that reads naturally as signed-only, "bpf_signature=VERIFIED" (or
+ * "bpf_loader=VERIFIED") without bpf_keyring, is satisfied by a signature
+ * the caller made with its own key in its session keyring: the verdict is
+ * VERIFIED whatever keyring the caller named. Pins: bpf_signature=VERIFIED
+ * names no signature the caller controls (the issue's keyring rule).
+ */
+TEST_EXPLICIT(attack_ipe_verified_alone)
+{
+	int afd = audit_start();
+	key_serial_t key = session_cert();
+
+	if (!ASSERT_GE(key, 1, "the caller's own certificate in its session keyring") ||
+	    !ipe_activate("verified_alone", DENY_BPF
+			  "op=BPF_PROG_LOAD bpf_signature=VERIFIED action=ALLOW\n"))
+		goto out;
+	expect_fd(signed_fixture("untrusted", KEY_SPEC_SESSION_KEYRING), EACCES,
+		  "self-signed load under bpf_signature=VERIFIED");
+	expect_ipe_record(afd, "bpf_signature=VERIFIED bpf_keyring=USER", "its IPE record");
+out:
+	if (key > 0)
+		keyctl_unlink(key, KEY_SPEC_SESSION_KEYRING);
 	audit_close(afd);
 }
 
