@@ -177,6 +177,8 @@ boots() {
 	# their own, the comparison last. ipe.success_audit=1 puts IPE's
 	# records of the kernel's own loads at boot into the kernel log.
 	boot guest-ipe ipe.success_audit=1 \
+		attack_ipe_wq_kernel_load attack_timer_softirq_load attack_ipe_verified_alone \
+		attack_ipe_boot_policy_reactivate attack_token_wq_init_creds \
 		ipe_bpf_kernel_load_at_boot ipe_bpf_policy_parse ipe_bpf_unsigned_denied \
 		ipe_bpf_builtin_signed_allowed ipe_bpf_user_keyring ipe_bpf_loader_children \
 		ipe_bpf_default_deny ipe_bpf_policy_switch ipe_bpf_permissive_mode \
