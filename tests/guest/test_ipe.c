@@ -435,10 +435,11 @@ TEST_EXPLICIT(ipe_bpf_loader_children)
 	expect_ipe_record(afd, "bpf_kernel=FALSE bpf_loader=UNSIGNED " DENIED_BY_DEFAULT,
 			  "record: a bpf_sys_bpf() load is no kernel load");
 
-	/* a rule with bpf_loader=VERIFIED alone admits the USER-signed loader's child */
-	if (!ipe_activate("any_loader", DENY_BPF "op=BPF_PROG_LOAD bpf_loader=VERIFIED action=ALLOW\n"))
+	/* a rule that trusts the caller's keyrings says so: then the USER-signed loader's child */
+	if (!ipe_activate("any_loader", DENY_BPF
+			  "op=BPF_PROG_LOAD bpf_loader=VERIFIED bpf_keyring=USER action=ALLOW\n"))
 		goto out;
-	expect_fd(loader_run(user), 0, "session-key loader's child by bpf_loader=VERIFIED alone");
+	expect_fd(loader_run(user), 0, "session-key loader's child by bpf_loader=VERIFIED bpf_keyring=USER");
 	expect_fd(mini_loader_run(mini), EACCES, "unsigned loader's child still refused");
 out:
 	if (builtin >= 0)
@@ -710,21 +711,6 @@ static int run_syscall_prog(int fd)
 	if (bpf_prog_test_run_opts(fd, &opts))
 		return -errno;
 	return opts.retval;
-}
-
-/* Queue wq_loader's bpf_wq and wait for its callback: what its load returned */
-static int wq_load(struct wq_loader *skel)
-{
-	int i;
-
-	skel->bss->wq_done = 0;
-	skel->data->child_fd = -1000;
-	if (!ASSERT_EQ(run_syscall_prog(bpf_program__fd(skel->progs.start)), 0, "queue the bpf_wq"))
-		return -1000;
-	for (i = 0; i < 500 && !*(volatile int *)&skel->bss->wq_done; i++)
-		usleep(10000);
-	ASSERT_TRUE(skel->bss->wq_done, "the bpf_wq callback ran");
-	return skel->data->child_fd;
 }
 
 /* The verifier's refusal of a bpf() helper in an async callback */
