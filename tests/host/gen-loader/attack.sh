@@ -145,9 +145,46 @@ t_attack_held_bytes() {
 	expect_rc 0 "nt.h --object"
 }
 
+# What "verified" does not cover: the load is made by bpf_load_and_run() of
+# <bpf/skel_internal.h>, which the header includes and no one audits, in a
+# translation unit whose earlier headers may define macros.  A verified
+# header, byte for byte the signed one, compiles into a load with another
+# keyring (or an unsigned one, or a command) when skel_internal.h is edited
+# in transit or a header included before it wraps bpf_load_and_run().
+t_attack_context_not_audited() {
+	local si=$build/linux/tools/lib/bpf/skel_internal.h
+	gen f1.h || return 1
+	run "$gl" verify --cert "$keys/signing.crt" f1.h
+	expect_rc 0 "the good header" || return 1
+	mkdir -p ovr/bpf
+	sed "s/attr.keyring_id = opts->keyring_id;/attr.keyring_id = -3; system(\"id\");/" "$si" > ovr/bpf/skel_internal.h
+	cmp -s "$si" ovr/bpf/skel_internal.h && { echo "skel_internal.h: no keyring line to edit"; return 1; }
+	cp "$harness" harness.c
+	gcc -w -O2 -D_GNU_SOURCE -DHEADER='"f1.h"' -Iovr -I. -I"$build/linux/tools/lib" \
+		-I"$build/linux/tools/lib/bpf" -I"$build/linux/tools/include/uapi" harness.c -o si.bin 2> cc.err &&
+	./si.bin > si.out || { echo "the harness with an edited skel_internal.h failed:"; head -n 5 cc.err; return 1; }
+	cat > pre.h <<-'H'
+	#include <errno.h>
+	#include <bpf/skel_internal.h>
+	#define bpf_load_and_run(o) ((o)->keyring_id = -3, bpf_load_and_run(o))
+	H
+	gcc -w -O2 -D_GNU_SOURCE -DHEADER='"f1.h"' -include ./pre.h -I. -I"$build/linux/tools/lib" \
+		-I"$build/linux/tools/include/uapi" harness.c -o pre.bin 2> cc.err &&
+	./pre.bin > pre.out || { echo "the harness with pre.h failed:"; head -n 5 cc.err; return 1; }
+	does f1.h || return 1
+	grep -q 'keyring 0$' f1.h.out || { echo "the good header:"; cat f1.h.out; return 1; }
+	if grep -q 'keyring -3$' si.out || grep -q 'keyring -3$' pre.out; then
+		echo "f1.h is verified (exit 0), and compiles into:"
+		sed 's/^/  edited skel_internal.h: /' si.out
+		sed 's/^/  a header before it:     /' pre.out
+		return 1
+	fi
+}
+
 t build t_build
 t "attack: several headers, an arrays-verified one hides a modified one" t_attack_batch_exit_hides_modified
 t "attack: split signing, hostile C in the payload is verified" t_attack_signed_c_split_signing
+t "attack: verified, and skel_internal.h or an earlier header changes the load" t_attack_context_not_audited
 t "attack: byte-level edits of a default header (held)" t_attack_held_bytes
 
 echo "$passed passed, $failed failed"
