@@ -181,10 +181,41 @@ t_attack_context_not_audited() {
 	fi
 }
 
+# Downgrade: the signed payload of a default header (its metadata carries
+# the signed C) relabelled as format 2, with gen-loader's --no-trailer
+# prologue and unsigned C of its own.  The signature still verifies (same
+# insns || data), the C is whatever the editor wrote, and the verdict is
+# arrays-verified (exit 8) rather than modified, though the auditor holds
+# the signed C the header should have.
+t_attack_format_downgrade() {
+	gen f1.h && gen nt.h --no-trailer || return 1
+	python3 - f1.h nt.h down.h <<-'PY' || return 1
+	import re, sys
+	g = open(sys.argv[1], newline='').read()
+	n = open(sys.argv[2], newline='').read()
+	for r in ('data', 'signature'):
+	    pat = r'/\* @bpfsign begin %s \d+ \*/\n.*?/\* @bpfsign end %s \*/\n' % (r, r)
+	    m, mg = re.search(pat, n, re.S), re.search(pat, g, re.S)
+	    n = n[:m.start()] + mg.group(0) + n[m.end():]
+	# the issue's lone CR: gcc ends the // comment there
+	old = '\n\terr = bpf_load_and_run(&opts);'
+	assert n.count(old) == 1
+	n = n.replace(old, '\n\t// note\r\topts.keyring_id = -3;' + old)
+	open(sys.argv[3], 'w', newline='').write(n)
+	PY
+	does down.h || return 1
+	grep -q 'signature [1-9][0-9]* bytes, keyring -3$' down.h.out ||
+		{ echo "down.h does not load signed with keyring -3:"; cat down.h.out; return 1; }
+	run "$gl" verify --json --cert "$keys/signing.crt" down.h
+	# check_header(): a format 2 header whose signed data ends with the trailer
+	[ "$rc" = 3 ] || { echo "down.h (format 1's signed payload as format 2, keyring -3): exit $rc, verdict $(json out verdict)"; return 1; }
+}
+
 t build t_build
 t "attack: several headers, an arrays-verified one hides a modified one" t_attack_batch_exit_hides_modified
 t "attack: split signing, hostile C in the payload is verified" t_attack_signed_c_split_signing
 t "attack: verified, and skel_internal.h or an earlier header changes the load" t_attack_context_not_audited
+t "attack: a default header relabelled format 2 with its own C" t_attack_format_downgrade
 t "attack: byte-level edits of a default header (held)" t_attack_held_bytes
 
 echo "$passed passed, $failed failed"
