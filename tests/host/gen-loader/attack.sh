@@ -211,11 +211,36 @@ t_attack_format_downgrade() {
 	[ "$rc" = 3 ] || { echo "down.h (format 1's signed payload as format 2, keyring -3): exit $rc, verdict $(json out verdict)"; return 1; }
 }
 
+# A hostile object: a BTF struct member name (not a type name, which
+# check_names() checks) reaches the signed C through btf_dump's inline
+# declaration of an anonymous struct in .bss.  The header is signed,
+# verified with and without --object, and NAME__open() runs system("id").
+t_attack_hostile_member_name() {
+	local mem=$top/tests/host/gen-loader/attack_member.py
+	python3 "$mem" src mem.c &&
+	clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$build/guest-obj" \
+		-I"$build/tools/include" -c mem.c -o mem.bpf.o &&
+	python3 "$mem" edit mem.bpf.o || { echo "cannot build the hostile object"; return 1; }
+	run "$gl" mem.bpf.o -o mem.h --name sc --key "$keys/signing.key" \
+		--cert "$keys/signing.crt" --btf "$vmlinux"
+	# check_names(): every BTF name btf_dump writes, members too, is an identifier
+	[ "$rc" != 0 ] && return 0
+	does mem.h || return 1
+	run "$gl" verify --cert "$keys/signing.crt" mem.h
+	v1=$rc
+	run "$gl" verify --cert "$keys/signing.crt" --object mem.bpf.o --btf "$vmlinux" mem.h
+	echo "gen-loader wrote a signed header from the hostile object: verify exits $v1, --object exits $rc;"
+	echo "its C has: $(grep -n '^#define skel_alloc' mem.h)"
+	sed 's/^/  compiled: /' mem.h.out
+	return 1
+}
+
 t build t_build
 t "attack: several headers, an arrays-verified one hides a modified one" t_attack_batch_exit_hides_modified
 t "attack: split signing, hostile C in the payload is verified" t_attack_signed_c_split_signing
 t "attack: verified, and skel_internal.h or an earlier header changes the load" t_attack_context_not_audited
 t "attack: a default header relabelled format 2 with its own C" t_attack_format_downgrade
+t "attack: a hostile object, a BTF member name as C" t_attack_hostile_member_name
 t "attack: byte-level edits of a default header (held)" t_attack_held_bytes
 
 echo "$passed passed, $failed failed"
