@@ -530,12 +530,34 @@ static bool c_words(const char *s)
 	}
 }
 
+/* A name btf_dump may print as C: an identifier, or base type words. */
+static int check_btf_name(const struct btf *btf, __u32 id, const struct btf_type *t,
+			  const char *what, __u32 name_off)
+{
+	const char *name = btf__name_by_offset(btf, name_off);
+	/* a member's message names its type too, unless that is the name */
+	const char *type = name_off == t->name_off ? NULL : btf__name_by_offset(btf, t->name_off);
+
+	if (!name)
+		return kit_err(-EINVAL, "BTF type %u: a name offset %u outside the string table",
+			       id, name_off);
+	if (!*name || c_ident(name) ||
+	    (!strcmp(what, "name") && (btf_is_int(t) || btf_is_float(t)) && c_words(name)))
+		return 0;
+	return kit_err(-EINVAL, "BTF type %u%s%s%s: its %s '%s' is not a C identifier", id,
+		       type && *type ? " '" : "", type && *type ? type : "",
+		       type && *type ? "'" : "", what, name);
+}
+
 /*
  * Every name of the object that reaches the header's C as C: program names,
- * map identifiers and the BTF names btf_dump declares the skeleton's data
- * with. A hostile object's name would otherwise be code in a header that
- * is signed and verifies; refuse it rather than rename it, so that the
- * skeleton's API is the object's.
+ * map identifiers, and every name of the object's BTF that btf_dump can
+ * print when it declares the skeleton's data (type names, struct and union
+ * members, enum values, function prototype parameters, typedefs, vars):
+ * all of them, not only those of the types the views use, so that no path
+ * through btf_dump is missed.  A hostile object's name would otherwise be
+ * code in a header that is signed and verifies; refuse it rather than
+ * rename it, so that the skeleton's API is the object's.
  */
 static int check_names(struct emitter *e)
 {
@@ -545,7 +567,8 @@ static int check_names(struct emitter *e)
 	struct bpf_map *map;
 	char ident[256];
 	const char *name, *c;
-	__u32 id, n;
+	__u32 id, n, i;
+	int err = 0;
 
 	bpf_object__for_each_program(prog, e->l->obj)
 		if (!c_ident(bpf_program__name(prog)))
@@ -556,27 +579,46 @@ static int check_names(struct emitter *e)
 			return kit_err(-EINVAL, "map '%s': its name is not a C identifier",
 				       bpf_map__name(map));
 	n = btf ? btf__type_cnt(btf) : 0;
-	for (id = 1; id < n; id++) {
+	for (id = 1; id < n && !err; id++) {
 		t = btf__type_by_id(btf, id);
 		name = btf__name_by_offset(btf, t->name_off);
 		/* section names become identifiers through map_ident(), and
 		 * declaration tags ("arg:ctx") are never emitted
 		 */
-		if (!name || !*name || btf_is_datasec(t) || btf_is_decl_tag(t))
+		if (btf_is_datasec(t) || btf_is_decl_tag(t))
 			continue;
 		/* btf_dump emits a type tag in a string literal */
 		if (btf_is_type_tag(t)) {
-			for (c = name; *c; c++)
+			for (c = name ? name : ""; *c; c++)
 				if (!isprint((unsigned char)*c) || *c == '"' || *c == '\\')
 					return kit_err(-EINVAL, "BTF type %u: its tag '%s' cannot be put in a C string",
 						       id, name);
 			continue;
 		}
-		if (!c_ident(name) && !((btf_is_int(t) || btf_is_float(t)) && c_words(name)))
-			return kit_err(-EINVAL, "BTF type %u: its name '%s' is not a C identifier",
-				       id, name);
+		err = check_btf_name(btf, id, t, "name", t->name_off);
+		if (btf_is_composite(t)) {
+			const struct btf_member *m = btf_members(t);
+
+			for (i = 0; i < btf_vlen(t) && !err; i++, m++)
+				err = check_btf_name(btf, id, t, "member", m->name_off);
+		} else if (btf_is_enum(t)) {
+			const struct btf_enum *v = btf_enum(t);
+
+			for (i = 0; i < btf_vlen(t) && !err; i++, v++)
+				err = check_btf_name(btf, id, t, "enum value", v->name_off);
+		} else if (btf_is_enum64(t)) {
+			const struct btf_enum64 *v = btf_enum64(t);
+
+			for (i = 0; i < btf_vlen(t) && !err; i++, v++)
+				err = check_btf_name(btf, id, t, "enum value", v->name_off);
+		} else if (btf_is_func_proto(t)) {
+			const struct btf_param *a = btf_params(t);
+
+			for (i = 0; i < btf_vlen(t) && !err; i++, a++)
+				err = check_btf_name(btf, id, t, "parameter", a->name_off);
+		}
 	}
-	return 0;
+	return err;
 }
 
 static int check_supported(struct emitter *e)

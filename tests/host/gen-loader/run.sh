@@ -685,9 +685,11 @@ t_hostile_names() {
 }
 
 # A fuzz of hostile names (issue 36): random printable section names for a
-# raw_tp program and random symbol names for it, from a fixed seed.  Each
-# header either is refused, naming the program, or compiles into calls of
-# no function but the ones an honest header calls.
+# raw_tp program and random symbol names for it, and random BTF struct
+# member and enum value names (edited in the object's string table, as no
+# compiler writes them), from a fixed seed.  Each header either is refused,
+# naming the name, or compiles into calls of no function but the ones an
+# honest header calls.
 t_hostile_names_fuzz() {
 	python3 - <<-'EOF'
 	import random
@@ -708,6 +710,22 @@ t_hostile_names_fuzz() {
 	    if i == 0:
 	        src[3:5] = ['SEC("raw_tp/sys_enter") int tp(void *ctx) { hits++; return 0; }']
 	        open('honest.c', 'w').write('\n'.join(src) + '\n')
+	# btf_dump declares an anonymous struct or enum of .bss inline: its
+	# member and value names are C in the skeleton's struct view
+	for i in range(12):
+	    name = ''.join(rnd.choice(chars) for _ in range(rnd.randrange(5, 40)))
+	    ph = ('zqm%02d' % i + 'Q' * 40)[:len(name)]
+	    if i % 2:
+	        decl = 'struct { int %s; int y; } holder;' % ph
+	        use = 'holder.y++;'
+	    else:
+	        decl = 'enum { %s = 1, OTHER%d = 2 } holder;' % (ph, i)
+	        use = 'holder = OTHER%d;' % i
+	    src = ['#include "vmlinux.h"', '#include <bpf/bpf_helpers.h>', decl,
+	           'SEC("raw_tp/sys_enter") int tp(void *ctx) { %s return 0; }' % use,
+	           'char LICENSE[] SEC("license") = "GPL";']
+	    open('b%02d.c' % i, 'w').write('\n'.join(src) + '\n')
+	    open('b%02d.name' % i, 'w').write(ph + '\n' + name)
 	EOF
 	bpf_cc honest.c honest.bpf.o || return 1
 	gen honest.bpf.o f.lskel.h --name f || { echo "gen-loader refused an honest object"; return 1; }
@@ -715,12 +733,21 @@ t_hostile_names_fuzz() {
 	gcc -O2 -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" -I"$build/linux/tools/include/uapi" \
 		-c use_f.c -o use_f.o || { echo "an honest header does not compile"; return 1; }
 	nm -u use_f.o | awk '{ print $2 }' | sort > honest.calls
-	for c in f??.c; do
+	for c in f??.c b??.c; do
 		n=${c%.c}
 		bpf_cc "$c" "$n.bpf.o" || return 1
+		if [ -f "$n.name" ]; then
+			python3 - "$n.bpf.o" "$n.name" <<-'EOF' || { echo "$n: cannot edit the name"; return 1; }
+			import sys
+			d = open(sys.argv[1], 'rb').read()
+			ph, name = open(sys.argv[2]).read().split('\n', 1)
+			assert d.count(ph.encode()) >= 1
+			open(sys.argv[1], 'wb').write(d.replace(ph.encode(), name.encode()))
+			EOF
+		fi
 		rm -f f.lskel.h
 		if ! gen "$n.bpf.o" f.lskel.h --name f 2> err; then
-			grep -q "its name is not a C identifier" err ||
+			grep -q "is not a C identifier" err ||
 				{ echo "$n: refused without naming the name:"; cat err; return 1; }
 			continue
 		fi
