@@ -121,7 +121,33 @@ static int verify_one(const struct parsed *p, const char *path,
 	return err;
 }
 
-/* Every HEADER in one process; the exit code is the first failure's. */
+/*
+ * How bad a header's result is, for the batch's exit: a refusal always
+ * wins over arrays-verified (8), which a script may accept; of refusals, a
+ * header shown altered (3) over one that is not a header (4) over one that
+ * could not be checked (1).
+ */
+static int severity(const struct cmd *cmd, int err)
+{
+	int code = err > 0 ? err : err < 0 ? exit_code(cmd, err) : 0;
+
+	switch (code) {
+	case 0:
+		return 0;
+	case EXIT_PARTIAL:
+		return 1;
+	case EXIT_FAIL:
+		return 2;
+	case EXIT_MALFORMED:
+		return 3;
+	case EXIT_REJECTED:
+		return 4;
+	default:
+		return 2;
+	}
+}
+
+/* Every HEADER in one process; the exit code is the worst header's (severity()). */
 static int run_verify(const struct cmd *cmd, const struct parsed *p)
 {
 	struct bpfsign_verifier *vf;
@@ -152,7 +178,7 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 			fprintf(stderr, "gen-loader verify: %s\n", msg);
 		else if (p->nr_args > 1)
 			fprintf(stderr, "gen-loader verify: %s\n", kit_last_error());
-		if (!first) {
+		if (severity(cmd, err) > severity(cmd, first)) {
 			first = err;
 			snprintf(first_msg, sizeof(first_msg), "%s", err > 0 ? msg : kit_last_error());
 		}
@@ -160,12 +186,12 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 	bpfsign_verifier_free(vf);
 	/* EXIT_PARTIAL is returned as is: prog_main() prints only errnos */
 	if (first > 0 && p->nr_args > 1)
-		fprintf(stderr, "gen-loader verify: %d of %d headers not verified; the first: %s\n",
+		fprintf(stderr, "gen-loader verify: %d of %d headers not verified; the worst: %s\n",
 			failed, p->nr_args, first_msg);
 	else if (first > 0)
 		fprintf(stderr, "gen-loader verify: %s\n", first_msg);
 	else if (first && p->nr_args > 1)
-		kit_err(first, "%d of %d headers failed; the first: %s", failed, p->nr_args,
+		kit_err(first, "%d of %d headers not verified; the worst: %s", failed, p->nr_args,
 			first_msg);
 	else if (first)
 		kit_err(first, "%s", first_msg);
@@ -187,7 +213,10 @@ const struct cmd cmd_verify = {
 	.name = "verify",
 	.run = run_verify,
 	.summary = "Audit each HEADER offline, as compiled (one report each, one JSON object\n"
-		   "per line with --json; the exit status is the first unverified header's):\n"
+		   "per line with --json; with several, the exit status is the worst\n"
+		   "header's: 3 (rejected or modified) over 4 (malformed) over 1 (failed)\n"
+		   "over 8 (arrays-verified), so that 8 means every header not verified is\n"
+		   "arrays-verified):\n"
 		   "re-emit it from the arrays, name and keyring it carries and compare byte\n"
 		   "for byte (else the verdict is modified;\n"
 		   "format 2, --no-trailer: up to the end of the arrays; the unsigned C\n"

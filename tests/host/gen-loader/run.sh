@@ -289,9 +289,9 @@ t_keyring_legacy() {
 		esac
 	done
 	run "$gl" verify --cert "$keys/signing.crt" "$good" old.h
-	# run_verify(): the first header not verified gives the exit code, named on stderr
+	# run_verify(): the worst header not verified gives the exit code, named on stderr
 	expect_rc 8 "a verified and an arrays-verified header" &&
-		expect_err "1 of 2 headers not verified; the first: old.h: arrays-verified, not verified: not signed: the default keyring id"
+		expect_err "1 of 2 headers not verified; the worst: old.h: arrays-verified, not verified: not signed: the default keyring id"
 }
 
 # --- audit ------------------------------------------------------------------
@@ -481,7 +481,7 @@ t_verify_batch() {
 	"$tamper" data last "$good" t.h || return 1
 	head -c 1000 /dev/urandom > junk.h
 	run "$gl" verify --json --cert "$keys/signing.crt" "$good" t.h junk.h missing.h "$good"
-	expect_rc 3 "batch: the exit code of the first failure (rejected)" || return 1
+	expect_rc 3 "batch: the exit code of the worst failure (rejected)" || return 1
 	expect_eq "$(wc -l < out)" 5 "one JSON line per header" || return 1
 	python3 - out <<-'EOF' || return 1
 	import json, sys
@@ -492,7 +492,7 @@ t_verify_batch() {
 	if got != want:
 	    sys.exit("batch verdicts: %s, expected %s" % (got, want))
 	EOF
-	expect_err "3 of 5 headers failed; the first:"
+	expect_err "3 of 5 headers not verified; the worst: "
 }
 
 # Malformed markers: each one refused with its own message.
