@@ -166,6 +166,23 @@ int check_header(const char *path, const char *text, size_t text_len,
 		v->unsigned_part = UNSIGNED_BPFTOOL;
 	else if (h->format == LSKEL_FORMAT_NO_TRAILER)
 		v->unsigned_part = UNSIGNED_NO_TRAILER;
+	/*
+	 * Data that ends with gen-loader's trailer carries the signed C of a
+	 * format 1 header: relabelled format 2 (or put in bpftool's C), the
+	 * signature still verifies and the C beside it is the editor's.  The
+	 * auditor holds the signed C the header should have: modified.
+	 */
+	if ((h->generator == LSKEL_GEN_BPFTOOL || h->format == LSKEL_FORMAT_NO_TRAILER) &&
+	    h->r[R_DATA].len >= TRAILER_SZ &&
+	    !memcmp(h->r[R_DATA].buf + h->r[R_DATA].len - (sizeof(TRAILER_MAGIC) - 1),
+		    TRAILER_MAGIC, sizeof(TRAILER_MAGIC) - 1)) {
+		v->modified = true;
+		snprintf(v->reason, sizeof(v->reason),
+			 "%s, but its signed data ends with gen-loader's %s trailer: the payload of a format 1 header, whose signed C is not this header's (regenerate it, or audit it as format 1)",
+			 h->generator == LSKEL_GEN_BPFTOOL ? "a bpftool header" : "format 2",
+			 TRAILER_MAGIC);
+		return kit_err(-EKEYREJECTED, "%s: modified: %s", path, v->reason);
+	}
 	/* the structure checks only ever refuse: a C lexer lags the compiler */
 	if (h->generator == LSKEL_GEN_BPFTOOL)
 		v->modified = bpftool_skel_modified(text, text_len, h, v->reason,

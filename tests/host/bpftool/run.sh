@@ -196,8 +196,8 @@ t_no_trailer_tampered() {
 	refused c11.h 3 "BPFSTAIL" "format 2 relabelled 1" || return 1
 	gl_sign skel_counter f1 || return 1
 	sed 's/^\/\* @bpfsign format 1 \*\/$/\/* @bpfsign format 2 *\//' f1.gl.h > c12.h
-	# the prologue says which format: a signed-C header relabelled 2
-	refused c12.h 3 "line " "format 1 relabelled 2"
+	# check_header(): format 2 whose signed data ends with the trailer (a format 1 payload)
+	refused c12.h 3 "ends with gen-loader's BPFSTAIL trailer" "format 1 relabelled 2"
 }
 
 # gen-loader verify: bpftool's headers signed, unsigned, edited, tampered.
