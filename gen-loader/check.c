@@ -101,6 +101,30 @@ static void check_no_trailer(struct verdict *v, const char *text, size_t len,
 }
 
 /*
+ * Format 1: the C after the arrays is re-emitted from the signed metadata,
+ * but whoever made the payload a signer signed (--payload-out handed to a
+ * signing service) wrote that C, and the object it should come from is not
+ * here (--object).  The structure check of format 2's unsigned C runs on it
+ * too: it only ever refuses, and a header that passes is "verified" as the
+ * signer's C, which the report says.  text[0..len) is the re-emitted header,
+ * ending with tail[0..tail_len).
+ */
+static void check_signed_tail(struct verdict *v, const char *text, size_t len,
+			      const struct lskel *h, const char *tail, size_t tail_len)
+{
+	size_t i, off = len - tail_len, first = 1, skip = 0;
+	int k;
+
+	/* the keyring's #define and a blank line: a line of the prologue in format 2 */
+	if (v->keyring_signed && !emit_tail_keyring(h->name, tail, tail_len, &k))
+		skip = (size_t)((const char *)memchr(tail, '\n', tail_len) - tail) + 2;
+	for (i = 0; i < off + skip; i++)
+		first += text[i] == '\n';
+	v->modified = tail_audit(text + off + skip, tail_len - skip, h->name, h->r[R_DATA].len,
+				 first, v->reason, sizeof(v->reason), &v->modified_line);
+}
+
+/*
  * Is text what gen-loader writes for the arrays, name and keyring it
  * carries?  Sets v->modified and v->reason when it is not.
  */
@@ -120,7 +144,7 @@ static int check_reemit(struct verdict *v, const char *text, size_t len,
 		.sig_sz = h->r[R_SIGNATURE].len,
 	};
 
-	const char *tail;
+	const char *tail = NULL;
 	size_t tail_len, blob_sz;
 	char *want;
 	size_t want_len;
@@ -148,6 +172,8 @@ static int check_reemit(struct verdict *v, const char *text, size_t len,
 	else
 		v->modified = first_diff(v, text, len, want, want_len);
 	free(want);
+	if (!v->modified && h->format == LSKEL_FORMAT_TRAILER)
+		check_signed_tail(v, text, len, h, tail, tail_len);
 	return 0;
 }
 
@@ -321,8 +347,8 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 		h->format == LSKEL_FORMAT_NO_TRAILER ?
 		"the header up to the end of the arrays, re-emitted byte for byte; signature over insns || data; excl_hash; the C after the arrays: not signed (--no-trailer), a structure check only refuses (" TAIL_AUDIT_CHECKED ")" :
 		v->keyring_signed ?
-		"the whole header, re-emitted byte for byte from the signed bytes (the keyring id too); signature over insns || data; excl_hash" :
-		"the whole header, re-emitted byte for byte; signature over insns || data; excl_hash; the default keyring id: not signed");
+		"the whole header, re-emitted byte for byte from the signed bytes (the keyring id too): its C is the C the signer signed, as whoever made the payload wrote it, not re-derived from an object (--object does; a " TAIL_AUDIT_CHECKED_SHORT " only refuses); signature over insns || data; excl_hash" :
+		"the whole header, re-emitted byte for byte: its C is the C the signer signed, as whoever made the payload wrote it, not re-derived from an object (--object does; a " TAIL_AUDIT_CHECKED_SHORT " only refuses); signature over insns || data; excl_hash; the default keyring id: not signed");
 	out_str(o, "object", v->object ? v->object : "");
 	/* what the load takes from bytes no signature covers: why not "verified" */
 	out_str(o, "unsigned", v->unsigned_part ? v->unsigned_part : "");

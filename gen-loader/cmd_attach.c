@@ -115,7 +115,9 @@ const struct cmd cmd_attach = {
 	.run = run_attach,
 	.summary = "Embed a signature made elsewhere (split signing: gen-loader --payload-out,\n"
 		   "then e.g. bpfsign sign on the key's host) after checking that it verifies\n"
-		   "over the payload re-derived from HEADER.",
+		   "over the payload re-derived from HEADER.  The payload carries the\n"
+		   "header's C: a signer signs C that whoever made the payload wrote;\n"
+		   "regenerate the payload from the object before signing it.",
 	.opts = attach_opts,
 	.nr_opts = ARRAY_SIZE(attach_opts),
 	.args = "HEADER",

@@ -2,7 +2,9 @@
 /*
  * The audit of the C after the arrays of a format 2 header (gen-loader
  * --no-trailer), which is not signed and cannot be re-derived from the
- * payload.  What it checks is what decides how the compiled header uses the
+ * payload; and of the signed C of a format 1 header, which whoever made
+ * the payload a signer signed wrote (split signing), and which cannot be
+ * re-derived from the payload either.  What it checks is what decides how the compiled header uses the
  * signed arrays and what else it can do in the caller's process:
  *   - the preprocessor: only the lines gen-loader writes there (no #define
  *     can swap an array, no #if hide one), no trigraph, digraph, line
@@ -42,5 +44,9 @@ bool tail_audit(const char *c, size_t len, const char *name, size_t data_sz,
 	"structure of the unsigned C after the arrays (gen-loader's preprocessor lines only, " \
 	"the arrays, opts and keyring used only as gen-loader writes them, calls only to the " \
 	"skeleton's functions, skel_internal.h, sysconf and mprotect, the guard's #endif last)"
+
+/* The same, of the C of any format, in a few words. */
+#define TAIL_AUDIT_CHECKED_SHORT \
+	"structure check of that C (preprocessor lines, the arrays, opts and keyring, calls)"
 
 #endif /* GEN_LOADER_TAIL_AUDIT_H */
