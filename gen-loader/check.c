@@ -350,6 +350,8 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 		"the whole header, re-emitted byte for byte from the signed bytes (the keyring id too): its C is the C the signer signed, as whoever made the payload wrote it, not re-derived from an object (--object does; a " TAIL_AUDIT_CHECKED_SHORT " only refuses); signature over insns || data; excl_hash" :
 		"the whole header, re-emitted byte for byte: its C is the C the signer signed, as whoever made the payload wrote it, not re-derived from an object (--object does; a " TAIL_AUDIT_CHECKED_SHORT " only refuses); signature over insns || data; excl_hash; the default keyring id: not signed");
 	out_str(o, "object", v->object ? v->object : "");
+	/* the skel_internal.h checked to be the kit's (--skel-internal), or none */
+	out_str(o, "skel_internal", v->skel_internal ? v->skel_internal : "");
 	/* what the load takes from bytes no signature covers: why not "verified" */
 	out_str(o, "unsigned", v->unsigned_part ? v->unsigned_part : "");
 	out_int(o, "format", h->format);

@@ -28,6 +28,7 @@ struct verdict {
 	bool keyring_signed;		/* format 1: the keyring's #define is in the signed C */
 	const char *unsigned_part;	/* what no signature and no re-emission covers */
 	const char *object;		/* --object: the header is re-emitted from it */
+	const char *skel_internal;	/* --skel-internal: the kit's, checked first */
 	bool modified;			/* not what gen-loader writes for its arrays */
 	bool no_tail;			/* the metadata carries no C of the header */
 	size_t c_off;			/* format 2: where the unsigned C starts */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "cmds.h"
@@ -10,15 +11,18 @@
 #include "err.h"
 #include "file.h"
 #include "loader.h"
+#include "hex.h"
 #include "regen.h"
+#include "skel_internal_sha.h"
 
-enum { O_CERT, O_CA, O_JSON, O_OBJECT, O_NAME, O_KEYRING, O_BTF, O_TARGET_CONFIG, O_MAX_CPUS,
+enum { O_CERT, O_CA, O_JSON, O_SKEL_INTERNAL, O_OBJECT, O_NAME, O_KEYRING, O_BTF, O_TARGET_CONFIG, O_MAX_CPUS,
        O_MAP_SIZE };
 
 static const struct opt verify_opts[] = {
 	[O_CERT] = { "cert", 0, "CERT", "the signer's certificate, PEM or DER", false, 1 },
 	[O_CA] = { "ca", 0, "BUNDLE", "PEM certificates, as a kernel keyring: the signer is one of them", false, 1 },
 	[O_JSON] = { "json", 0, NULL, "print each report as one JSON object on one line" },
+	[O_SKEL_INTERNAL] = { "skel-internal", 0, "PATH", "check first that PATH is byte for byte the skel_internal.h this kit ships (where bpf_load_and_run() is, which every header's load runs); else exit 3 and no header is audited" },
 	[O_OBJECT] = { "object", 0, "OBJ.bpf.o", "re-emit the whole header from this object and the generation options below, with its signature, and compare byte for byte: a format 2 header can then be verified (one HEADER)" },
 	[O_NAME] = { "name", 0, "NAME", "with --object: as gen-loader --name (default: the header's name)" },
 	[O_KEYRING] = { "keyring-id", 0, "N", "with --object: as gen-loader --keyring-id (default 0)" },
@@ -63,6 +67,31 @@ static int verify_object(const struct parsed *p, const char *path, const char *t
 	return err;
 }
 
+/*
+ * --skel-internal: "verified" covers the header, and its load is made by
+ * bpf_load_and_run() of the skel_internal.h it includes: that file must
+ * be the kit's, byte for byte.
+ */
+static int check_skel_internal(const char *path)
+{
+	char got[2 * DIGEST_SIZE + 1];
+	__u8 d[DIGEST_SIZE];
+	unsigned char *buf;
+	size_t len;
+	int err;
+
+	err = read_file(path, 16 << 20, &buf, &len);
+	if (err)
+		return err;
+	sha256(buf, len, d);
+	free(buf);
+	hex_str(got, sizeof(got), d, DIGEST_SIZE);
+	if (strcmp(got, SKEL_INTERNAL_SHA256))
+		return kit_err(-EKEYREJECTED, "%s: modified: not the skel_internal.h this kit ships (SHA-256 %s, the kit's %s): bpf_load_and_run() there is what every header's load runs",
+			       path, got, SKEL_INTERNAL_SHA256);
+	return 0;
+}
+
 /* --json: a failure without a report is still one JSON object */
 static void report_error(const struct parsed *p, const char *path, const char *verdict, int err)
 {
@@ -104,6 +133,7 @@ static int verify_one(const struct parsed *p, const char *path,
 	if (!err && p->val[O_OBJECT])
 		err = verify_object(p, path, (const char *)text, len, &h, &v);
 	free(text);
+	v.skel_internal = p->val[O_SKEL_INTERNAL];
 	if (!err || err == -EKEYREJECTED) {
 		out_begin(&o, stdout, p->val[O_JSON] != NULL);
 		check_report(&o, path, &h, &v);
@@ -161,6 +191,15 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 		return usage_error(cmd, "--object: one HEADER, the object's");
 	if (p->val[O_OBJECT])
 		gl_libbpf_print_init(0);
+	/* what every header's load runs, before any header is called verified */
+	if (p->val[O_SKEL_INTERNAL]) {
+		err = check_skel_internal(p->val[O_SKEL_INTERNAL]);
+		if (err) {
+			for (i = 0; i < p->nr_args; i++)
+				report_error(p, p->args[i], err == -EKEYREJECTED ? "modified" : NULL, err);
+			return err;
+		}
+	}
 	/* the certificates are read once, for every header */
 	err = bpfsign_verifier_load(p->val[O_CERT], p->val[O_CA], &vf);
 	if (err) {
@@ -212,8 +251,8 @@ const struct cmd cmd_verify = {
 	.prog = "gen-loader",
 	.name = "verify",
 	.run = run_verify,
-	.summary = "Audit each HEADER offline, as compiled (one report each, one JSON object\n"
-		   "per line with --json; with several, the exit status is the worst\n"
+	.summary = "Audit each HEADER file offline (one report each, one JSON object per line\n"
+		   "with --json; with several, the exit status is the worst\n"
 		   "header's: 3 (rejected or modified) over 4 (malformed) over 1 (failed)\n"
 		   "over 8 (arrays-verified), so that 8 means every header not verified is\n"
 		   "arrays-verified):\n"
@@ -226,7 +265,9 @@ const struct cmd cmd_verify = {
 		   "when every byte is signed or re-emitted from signed bytes; a header with\n"
 		   "unsigned C (format 2, bpftool -L -S) is arrays-verified at best, exit 8;\n"
 		   "with --object, a gen-loader header is re-emitted whole from the object\n"
-		   "and can be verified.",
+		   "and can be verified.  The verdict covers the header file, not the\n"
+		   "skel_internal.h (bpf_load_and_run()) nor the headers it is compiled with:\n"
+		   "--skel-internal compares the former with the kit's.",
 	.opts = verify_opts,
 	.nr_opts = ARRAY_SIZE(verify_opts),
 	.args = "HEADER...",
