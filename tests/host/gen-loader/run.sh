@@ -14,6 +14,8 @@ keys=$top/keys-example
 gl=$top/gen-loader/gen-loader
 bpfsign=$top/signer/bpfsign
 tamper=$top/tests/host/gen-loader/tamper.sh
+harness=$top/tests/host/bpftool/harness.c
+signed_c=$top/tests/host/gen-loader/signed_c.py
 vmlinux=$build/kbuild/vmlinux
 prog=$top/tests/guest/progs/skel_counter.bpf.c
 
@@ -32,6 +34,19 @@ gen() {
 	shift 2
 	"$gl" "$obj" -o "$out" --key "$keys/signing.key" --cert "$keys/signing.crt" \
 		--btf "$vmlinux" "$@"
+}
+
+# does H: H (skeleton "sc") compiled into tests/host/bpftool/harness.c, whose
+# bpf() calls and system() are printed, never made: what sc__open_and_load()
+# does, in H.out.  EXTRA... are more compiler options.
+does() {
+	local h=$1
+	shift
+	cp "$harness" harness.c &&
+	gcc -w -O2 -D_GNU_SOURCE -DHEADER="\"$h\"" "$@" -I. -I"$build/linux/tools/lib" \
+		-I"$build/linux/tools/include/uapi" harness.c -o "$h.bin" 2> cc.err ||
+		{ echo "$h does not compile:"; head -n 5 cc.err; return 1; }
+	"./$h.bin" > "$h.out" || { echo "$h: the harness failed"; return 1; }
 }
 
 # --- build ------------------------------------------------------------------
@@ -495,6 +510,188 @@ t_verify_batch() {
 	expect_err "3 of 5 headers not verified; the worst: "
 }
 
+# Several headers: a refusal always wins over arrays-verified (8), which a
+# script may accept for a --no-trailer or bpftool header; a header named
+# after an arrays-verified one is still reported with its own refusal.
+t_verify_batch_worst() {
+	local f alone
+	gen "$obj" nt.h --name sc --no-trailer && gen "$obj" f1.h --name sc || return 1
+	# the keyring edited in the C of a signed default header
+	sed 's/^\tskel->keyring_id = sc__DEFAULT_KEYRING_ID;$/\tskel->keyring_id = -3;/' f1.h > mod.h
+	does mod.h || return 1
+	grep -q 'keyring -3$' mod.h.out || { echo "mod.h does not load with keyring -3:"; cat mod.h.out; return 1; }
+	head -c 3000 f1.h > cut.h
+	for f in mod.h cut.h missing.h; do
+		run "$gl" verify --cert "$keys/signing.crt" "$f"
+		[ "$rc" != 0 ] && [ "$rc" != 8 ] || { echo "$f alone: exit $rc"; return 1; }
+		alone=$rc
+		run "$gl" verify --cert "$keys/signing.crt" nt.h "$f"
+		# run_verify(), severity(): a refusal is not reported as arrays-verified
+		[ "$rc" = "$alone" ] ||
+			{ echo "verify nt.h $f: exit $rc (8: arrays-verified), $f alone exits $alone"; return 1; }
+	done
+	run "$gl" verify --cert "$keys/signing.crt" missing.h cut.h nt.h mod.h
+	# severity(): 3 (modified) over 4 (malformed) over 1 (unreadable) over 8
+	expect_rc 3 "missing, cut, arrays-verified, modified" || return 1
+	expect_err "4 of 4 headers not verified; the worst: mod.h" || return 1
+	run "$gl" verify --cert "$keys/signing.crt" nt.h missing.h cut.h
+	expect_rc 4 "arrays-verified, missing, cut"
+}
+
+# Split signing: the C of a default header rides in the metadata the signer
+# signs, so whoever prepares the payload (--payload-out, handed to a signing
+# service) writes it; the kernel loads the signed BPF and sc__open() would
+# run system("id").  --object re-emits the C from the object; without it
+# the structure check of unsigned C runs on the signed C too, and the
+# report says the C is the signer's.
+t_split_signing_signed_c() {
+	gen "$obj" f1.h --name sc || return 1
+	python3 "$signed_c" payload f1.h p.bin &&
+	"$bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.crt" --out p.p7s p.bin &&
+	python3 "$signed_c" header f1.h p.p7s evil.h || { echo "crafting evil.h failed"; return 1; }
+	does evil.h || return 1
+	grep -q '^system("id")$' evil.h.out &&
+	grep -q '^load: [0-9]* insns, signature [1-9][0-9]* bytes, keyring 0$' evil.h.out ||
+		{ echo "evil.h does not run system() and the signed load:"; cat evil.h.out; return 1; }
+	run "$gl" verify --json --cert "$keys/signing.crt" --object "$obj" --btf "$vmlinux" evil.h
+	# check_object(): the C is not what gen-loader writes for the object
+	expect_rc 3 "evil.h --object" || return 1
+	run "$gl" verify --json --cert "$keys/signing.crt" evil.h
+	# check_signed_tail(): the signed C of format 1 passes the structure check
+	expect_rc 3 "evil.h (runs system(\"id\") in sc__open())" || return 1
+	expect_eq "$(json out verdict)" modified "evil.h: verdict" || return 1
+	case $(json out reason) in
+	"line "*": a call of 'system', not a function of the skeleton") ;;
+	*) echo "evil.h: reason '$(json out reason)'"; return 1 ;;
+	esac
+	run "$gl" verify --json --cert "$keys/signing.crt" f1.h
+	expect_rc 0 "the good header" || return 1
+	case $(json out checked) in
+	*"its C is the C the signer signed, as whoever made the payload wrote it"*) ;;
+	*) echo "checked does not say the C is the signer's: '$(json out checked)'"; return 1 ;;
+	esac
+}
+
+# Byte-level edits of a default header (encodings, splices, directives,
+# bytes after the last one checked), each audited with and without
+# --object: none is verified.
+t_verify_byte_edits() {
+	local n
+	gen "$obj" f1.h --name sc && gen "$obj" nt.h --name sc --no-trailer || return 1
+	python3 - f1.h <<-'PY' || return 1
+	import sys
+	t = open(sys.argv[1], newline='').read()
+	K = '\tskel->keyring_id = sc__DEFAULT_KEYRING_ID;\n'
+	E = {
+	 'crlf': t.replace('\n', '\r\n'),
+	 'bom': '\ufeff' + t,
+	 'nl_after': t + '\n',
+	 'pragma_after': t + '#pragma GCC poison system\n',
+	 'define_after': t + '#define sc__open_and_load() (system("id"), (struct sc *)0)\n',
+	 'line_after': t + '#line 1 "x"\n',
+	 'lone_cr': t.replace(K, '\t// x\r' + K[1:-1] + ' system("id");\n'),
+	 'splice': t.replace(K, '\t// x \\\n' + K),
+	 'trigraph': t.replace(K, K + '\t??=define X\n'),
+	 'digraph': t.replace(K, K + '%:define X\n'),
+	 'pragma_op': t.replace(K, K + '\t_Pragma("GCC poison x")\n'),
+	 'nul_after': t + '\0',
+	 'latin1': t.replace('THIS FILE', 'TH\xc9S FILE'),
+	 'keyring_both': t.replace('/* @bpfsign keyring-id 0 */', '/* @bpfsign keyring-id -3 */')
+	                  .replace('#define sc__DEFAULT_KEYRING_ID (0)', '#define sc__DEFAULT_KEYRING_ID (-3)'),
+	 'name': t.replace('/* @bpfsign name sc */', '/* @bpfsign name sd */'),
+	}
+	for k, v in E.items():
+	    open('e_%s.h' % k, 'w', newline='', encoding='latin-1' if k == 'latin1' else 'utf-8').write(v)
+	PY
+	head -c "$(($(wc -c < f1.h) - 200))" f1.h > e_cut.h
+	cat f1.h f1.h > e_twice.h
+	ln -s f1.h e_link.h
+	for n in e_*.h; do
+		run "$gl" verify --cert "$keys/signing.crt" "$n"
+		# check_reemit(): every byte re-emitted from signed bytes (a symlink is the file)
+		case $n in
+		e_link.h) [ "$rc" = 0 ] || { echo "$n: a symlink to the good header: exit $rc"; return 1; } ;;
+		*) [ "$rc" != 0 ] || { echo "$n: verified, exit 0"; return 1; } ;;
+		esac
+		run "$gl" verify --cert "$keys/signing.crt" --object "$obj" --btf "$vmlinux" "$n"
+		case $n in
+		e_link.h) ;;
+		*) [ "$rc" != 0 ] || { echo "$n --object: verified, exit 0"; return 1; } ;;
+		esac
+	done
+	# verify_object(): options the auditor did not give are not taken from the header
+	sed 's|/\* @bpfsign keyring-id 0 \*/|/* @bpfsign keyring-id -3 */|; s|^#define sc__DEFAULT_KEYRING_ID (0)$|#define sc__DEFAULT_KEYRING_ID (-3)|' nt.h > k.h
+	run "$gl" verify --cert "$keys/signing.crt" --object "$obj" --btf "$vmlinux" k.h
+	expect_rc 3 "format 2 keyring -3, --object without --keyring-id" || return 1
+	# re-emission is deterministic: twice the same verdict on the good one
+	run "$gl" verify --cert "$keys/signing.crt" --object "$obj" --btf "$vmlinux" nt.h
+	expect_rc 0 "nt.h --object"
+}
+
+# What "verified" does not cover: the load is made by bpf_load_and_run() of
+# <bpf/skel_internal.h>, in a translation unit whose earlier headers may
+# define macros.  A verified header compiles into a load with keyring -3
+# and a call of system() with an edited skel_internal.h first on the
+# include path; --skel-internal refuses that file, and gen-loader.1 says
+# the translation unit must be trusted.
+t_verify_skel_internal() {
+	local si=$build/tools/include/bpf/skel_internal.h
+	gen "$obj" f1.h --name sc || return 1
+	mkdir -p ovr/bpf
+	sed 's/attr.keyring_id = opts->keyring_id;/attr.keyring_id = -3; system("id");/' "$si" > ovr/bpf/skel_internal.h
+	cmp -s "$si" ovr/bpf/skel_internal.h && { echo "skel_internal.h: no keyring line to edit"; return 1; }
+	does f1.h -Iovr -I"$build/linux/tools/lib/bpf" || return 1
+	grep -q 'keyring -3$' f1.h.out && grep -q '^system("id")$' f1.h.out ||
+		{ echo "f1.h with the edited skel_internal.h:"; cat f1.h.out; return 1; }
+	run "$gl" verify --json --cert "$keys/signing.crt" --skel-internal ovr/bpf/skel_internal.h f1.h
+	# check_skel_internal(): the skel_internal.h is the kit's, byte for byte
+	expect_rc 3 "--skel-internal of an edited copy" || return 1
+	expect_err "ovr/bpf/skel_internal.h: modified: not the skel_internal.h this kit ships" || return 1
+	expect_eq "$(json out verdict)/$(json out error)" modified/EKEYREJECTED "its JSON" || return 1
+	run "$gl" verify --json --cert "$keys/signing.crt" --skel-internal "$si" f1.h
+	expect_rc 0 "--skel-internal of the kit's" || return 1
+	expect_eq "$(json out skel_internal)" "$si" "the report names it" || return 1
+	run "$gl" verify --cert "$keys/signing.crt" --skel-internal missing.h f1.h
+	expect_rc 1 "--skel-internal of a missing file" || return 1
+	# the documented limit: an earlier header's macro changes the load, unseen
+	printf '#include <errno.h>\n#include <bpf/skel_internal.h>\n#define bpf_load_and_run(o) ((o)->keyring_id = -3, bpf_load_and_run(o))\n' > pre.h
+	does f1.h -include ./pre.h || return 1
+	grep -q 'keyring -3$' f1.h.out || { echo "f1.h after pre.h:"; cat f1.h.out; return 1; }
+	tr -s ' \n' '  ' < "$top/gen-loader/gen-loader.1" | grep -q 'must be trusted as the compiler is' ||
+		{ echo "gen-loader.1 does not say the translation unit must be trusted"; return 1; }
+}
+
+# Downgrade: the signed payload of a default header (its metadata carries
+# the signed C) relabelled format 2, with gen-loader's --no-trailer prologue
+# and C of the editor's that loads with keyring -3 (a lone CR ends a //
+# comment).  The signature verifies; the auditor holds the signed C.
+t_verify_format_downgrade() {
+	gen "$obj" f1.h --name sc && gen "$obj" nt.h --name sc --no-trailer || return 1
+	python3 - f1.h nt.h down.h <<-'PY' || return 1
+	import re, sys
+	g = open(sys.argv[1], newline='').read()
+	n = open(sys.argv[2], newline='').read()
+	for r in ('data', 'signature'):
+	    pat = r'/\* @bpfsign begin %s \d+ \*/\n.*?/\* @bpfsign end %s \*/\n' % (r, r)
+	    m, mg = re.search(pat, n, re.S), re.search(pat, g, re.S)
+	    n = n[:m.start()] + mg.group(0) + n[m.end():]
+	old = '\n\terr = bpf_load_and_run(&opts);'
+	assert n.count(old) == 1
+	n = n.replace(old, '\n\t// note\r\topts.keyring_id = -3;' + old)
+	open(sys.argv[3], 'w', newline='').write(n)
+	PY
+	does down.h || return 1
+	grep -q 'signature [1-9][0-9]* bytes, keyring -3$' down.h.out ||
+		{ echo "down.h does not load signed with keyring -3:"; cat down.h.out; return 1; }
+	run "$gl" verify --json --cert "$keys/signing.crt" down.h
+	# check_header(): format 2 whose signed data ends with the BPFSTAIL trailer
+	expect_rc 3 "down.h (format 1's payload as format 2, keyring -3)" || return 1
+	case $(json out reason) in
+	"format 2, but its signed data ends with gen-loader's BPFSTAIL trailer"*) ;;
+	*) echo "down.h: reason '$(json out reason)'"; return 1 ;;
+	esac
+}
+
 # Malformed markers: each one refused with its own message.
 t_malformed_markers() {
 	sed 's/^\/\* @bpfsign begin data \([0-9]*\) \*\/$/\/* @bpfsign begin data 9 *\//' "$good" > m1.h
@@ -682,6 +879,19 @@ t_hostile_names() {
 	bpf_cc "$top/tests/guest/progs/iter_ext.bpf.c" argctx.bpf.o || return 1
 	gen argctx.bpf.o argctx.lskel.h --name argctx ||
 		{ echo "gen-loader refused an object with __arg_ctx"; return 1; }
+}
+
+# A hostile object's BTF struct member name (not a type name) reaches the
+# C through btf_dump's inline declaration of an anonymous struct in .bss:
+# here a #define of skel_alloc that makes sc__open() run system("id").
+t_hostile_member_name() {
+	"$top/tests/host/hostile/build.sh" . || { echo "cannot build the hostile objects"; return 1; }
+	run "$gl" member.bpf.o -o member.lskel.h --name sc --key "$keys/signing.key" \
+		--cert "$keys/signing.crt" --btf "$vmlinux"
+	# check_names(): every BTF name btf_dump can print, members too, is an identifier
+	expect_rc 1 "a hostile member name" || return 1
+	expect_err "its member 'a[0];\x0a#define skel_alloc(sz)" || return 1
+	[ ! -e member.lskel.h ] || { echo "a header was written for a hostile member name"; return 1; }
 }
 
 # A fuzz of hostile names (issue 36): random printable section names for a
@@ -1251,6 +1461,11 @@ t "verify --json: a tampered header" t_tampered_json
 t "verify: another certificate" t_wrong_cert
 t "verify: truncated and random headers, no crash" t_truncated
 t "verify: malformed markers" t_malformed_markers
+t "verify: many headers, a refusal wins over arrays-verified" t_verify_batch_worst
+t "verify: split signing, the signed C is the signer's and checked" t_split_signing_signed_c
+t "verify: byte-level edits of a default header, with and without --object" t_verify_byte_edits
+t "verify: --skel-internal; the translation unit is not audited" t_verify_skel_internal
+t "verify: a default header's payload relabelled format 2" t_verify_format_downgrade
 t "verify: many headers, one JSON line each" t_verify_batch
 t "verify: the tricks of issue 15 are 'modified', naming the line" t_modified_tricks
 t "verify: the header's C is carried in the signed payload" t_modified_tail_in_data
@@ -1263,7 +1478,8 @@ t "error: an object libbpf cannot open" t_err_libbpf_cannot_open
 t "error: host-dependent externs" t_err_host_dependent
 t "more than 32 programs: stack accesses within 512 bytes" t_many_programs
 t "hostile object: names refused, a section name escaped" t_hostile_names
-t "hostile object: a fuzz of section and program names" t_hostile_names_fuzz
+t "hostile object: a BTF member name refused" t_hostile_member_name
+t "hostile object: a fuzz of section, program, member and enum names" t_hostile_names_fuzz
 t "limits refused at generation, named" t_limits_refused
 t "host-independent: CPU count, release, page size" t_host_independent
 t "host pages larger than the target's: refused" t_host_pages_refused

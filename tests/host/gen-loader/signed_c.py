@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-# A review attack on issue 36 part 1 (see attack.sh): the C of a default
-# format header is "signed" only in that it rides in the metadata the signer
-# signs.  Whoever prepares the payload for a signer (gen-loader
+# A hostile payload for tests/host/gen-loader/run.sh (t_split_signing_signed_c):
+# the C of a default format header is "signed" only in that it rides in the
+# metadata the signer signs.  Whoever prepares the payload for a signer (gen-loader
 # --payload-out, then bpfsign sign elsewhere) can put any C there: the BPF
 # the kernel loads is unchanged (the loader never reads the trailer), and
-# gen-loader verify re-emits the hostile C "from signed bytes": verified.
+# gen-loader verify re-emits the hostile C "from signed bytes" (the
+# structure check of that C then refuses the call of system()).
 #
-# Usage: attack_signed_c.py payload HEADER PAYLOAD_OUT
-#        attack_signed_c.py header HEADER SIG.p7s OUT.h
+# Usage: signed_c.py payload HEADER PAYLOAD_OUT
+#        signed_c.py header HEADER SIG.p7s OUT.h
 #   HEADER: a real default-format header of skeleton "sc".
 import re
 import struct
