@@ -376,6 +376,26 @@ static bool check_lines(struct audit *a)
 	return false;
 }
 
+/*
+ * A control byte but newline and tab, anywhere, comments and literals
+ * included: gen-loader writes none, and the compiler reads some as the
+ * lexer does not (a lone CR ends a // comment for gcc and clang).
+ */
+static bool control_byte(struct audit *a)
+{
+	size_t i, line = 1;
+
+	for (i = 0; i < a->len; i++) {
+		unsigned char b = (unsigned char)a->c[i];
+
+		line += b == '\n';
+		if ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7f)
+			return bad(a, line, "a control byte 0x%02x (gen-loader writes none; a CR ends a // comment)",
+				   b);
+	}
+	return false;
+}
+
 bool tail_audit(const char *c, size_t len, const char *name, size_t data_sz,
 		size_t first_line, char *reason, size_t reason_sz, size_t *line)
 {
@@ -395,7 +415,7 @@ bool tail_audit(const char *c, size_t len, const char *name, size_t data_sz,
 			*p -= 'a' - 'A';
 	snprintf(a.guard_end, sizeof(a.guard_end), "#endif /* %s */", guard);
 	modified = !len ? bad(&a, 0, "no C after the arrays") :
-		   tokenize(&a) || check_tokens(&a) || check_lines(&a);
+		   control_byte(&a) || tokenize(&a) || check_tokens(&a) || check_lines(&a);
 	free(a.t);
 	free(a.starts);
 	return modified;

@@ -6,6 +6,7 @@
  * the payload a signer signed wrote (split signing), and which cannot be
  * re-derived from the payload either.  What it checks is what decides how the compiled header uses the
  * signed arrays and what else it can do in the caller's process:
+ *   - no control byte but newline and tab anywhere, comments included;
  *   - the preprocessor: only the lines gen-loader writes there (no #define
  *     can swap an array, no #if hide one), no trigraph, digraph, line
  *     continuation, backslash or non-ASCII byte outside literals and
@@ -19,9 +20,9 @@
  *     a pointer.
  * It does not check the rest byte for byte: the order of statements, the
  * struct layout, the program names in attach, the mmap sizes.  It is a C
- * lexer, which lags the compiler (a // comment ended by a lone CR, raw
- * strings, aliases): it only ever refuses, and a header it passes is
- * "arrays-verified", never "verified" (check.h).
+ * lexer, which lags the compiler (raw strings, aliases): it only ever
+ * refuses, and a header it passes is "arrays-verified", never "verified"
+ * (check.h), but format 1's signed C, which it passes, is the signer's.
  * A pure function of its input (fuzzed).
  */
 #ifndef GEN_LOADER_TAIL_AUDIT_H
@@ -41,7 +42,8 @@ bool tail_audit(const char *c, size_t len, const char *name, size_t data_sz,
 
 /* What tail_audit() checks, for the report's "checked". */
 #define TAIL_AUDIT_CHECKED \
-	"structure of the unsigned C after the arrays (gen-loader's preprocessor lines only, " \
+	"structure of the unsigned C after the arrays (no control byte but newline and tab, " \
+	"gen-loader's preprocessor lines only, " \
 	"the arrays, opts and keyring used only as gen-loader writes them, calls only to the " \
 	"skeleton's functions, skel_internal.h, sysconf and mprotect, the guard's #endif last)"
 

@@ -564,6 +564,19 @@ t_split_signing_signed_c() {
 	"line "*": a call of 'system', not a function of the skeleton") ;;
 	*) echo "evil.h: reason '$(json out reason)'"; return 1 ;;
 	esac
+	# the same call behind a // comment that a lone CR ends for the compiler
+	python3 "$signed_c" payload f1.h pcr.bin cr &&
+	"$bpfsign" sign --key "$keys/signing.key" --cert "$keys/signing.crt" --out pcr.p7s pcr.bin &&
+	python3 "$signed_c" header f1.h pcr.p7s cr.h cr || { echo "crafting cr.h failed"; return 1; }
+	does cr.h || return 1
+	grep -q '^system("id")$' cr.h.out || { echo "cr.h does not run system():"; cat cr.h.out; return 1; }
+	run "$gl" verify --json --cert "$keys/signing.crt" cr.h
+	# control_byte(): no control byte but newline and tab, comments included
+	expect_rc 3 "cr.h (system(\"id\") after a lone CR)" || return 1
+	case $(json out reason) in
+	"line "*": a control byte 0x0d"*) ;;
+	*) echo "cr.h: reason '$(json out reason)'"; return 1 ;;
+	esac
 	run "$gl" verify --json --cert "$keys/signing.crt" f1.h
 	expect_rc 0 "the good header" || return 1
 	case $(json out checked) in
