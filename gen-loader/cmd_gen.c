@@ -91,20 +91,32 @@ static int check_outputs(const struct cmd *cmd, const struct parsed *p)
 }
 
 /*
- * Format 2 writes the C after the arrays unsigned: refuse an object whose C
- * gen-loader verify would not pass (tail_audit.h), before anything is written.
+ * gen-loader verify runs the structure check of tail_audit.h on the C after
+ * the arrays of both formats (format 1: after the keyring's #define and its
+ * blank line): refuse an object whose C would not pass it, before anything
+ * is written.
  */
 static int check_tail(const char *obj, const struct loader *l, const char *hdr, size_t hdr_len,
-		      size_t tail_len)
+		      size_t tail_len, bool no_trailer, size_t data_sz)
 {
-	size_t line, first = 1, i;
+	size_t line, first = 1, i, skip = 0;
+	const char *tail = hdr + hdr_len - tail_len, *nl;
 	char reason[512];
 
-	for (i = 0; i < hdr_len - tail_len; i++)
+	if (!no_trailer) {
+		nl = memchr(tail, '\n', tail_len);
+		skip = nl ? (size_t)(nl - tail) + 2 : 0;
+		if (skip > tail_len)
+			skip = tail_len;
+	}
+	for (i = 0; i < hdr_len - tail_len + skip; i++)
 		first += hdr[i] == '\n';
-	if (!tail_audit(hdr + hdr_len - tail_len, tail_len, l->name, l->data_sz, first, reason,
+	if (!tail_audit(tail + skip, tail_len - skip, l->name, data_sz, first, reason,
 			sizeof(reason), &line))
 		return 0;
+	if (!no_trailer)
+		return kit_err(-EOPNOTSUPP, "%s: the header's C would not pass gen-loader verify's structure check (%s)",
+			       obj, reason);
 	return kit_err(-EOPNOTSUPP, "%s: --no-trailer: the header's C would not pass gen-loader verify's audit of unsigned C (%s): generate it without --no-trailer",
 		       obj, reason);
 }
@@ -203,11 +215,10 @@ static int run_gen(const struct cmd *cmd, const struct parsed *p)
 		kit_err(err, "%s: %s", obj, kit_last_error());
 		goto out;
 	}
-	if (no_trailer) {
-		err = check_tail(obj, &l, hdr, hdr_len, tail_len);
-		if (err)
-			goto out;
-	}
+	/* data_sz: of the signed metadata, libbpf's blob alone in format 2 */
+	err = check_tail(obj, &l, hdr, hdr_len, tail_len, no_trailer, data_sz);
+	if (err)
+		goto out;
 	/* header and payload both, or neither */
 	err = write_files((const struct file_out[]){
 				{ p->val[O_OUT], hdr, hdr_len },
