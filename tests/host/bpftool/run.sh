@@ -384,7 +384,7 @@ t_hostile_names() {
 	gcc -O2 -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" -I"$build/linux/tools/include/uapi" \
 		-c use.c -o use.o || { echo "the escaped header does not compile"; return 1; }
 	nm use.o | grep -q ' U system$' && { echo "the header calls system()"; return 1; }
-	for o in prog map btf; do
+	for o in prog map btf member; do
 		run env LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L $o.bpf.o
 		[ "$rc" != 0 ] || { echo "bpftool generated a skeleton of $o.bpf.o"; return 1; }
 		[ ! -s out ] || { echo "bpftool wrote C for $o.bpf.o"; return 1; }
@@ -395,6 +395,9 @@ t_hostile_names() {
 	expect_err "map 'm */ int evil; /*': its name is not a C identifier" || return 1
 	run env LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L btf.bpf.o
 	expect_err "its name 'A{};int q;//' is not a C identifier" || return 1
+	# a struct member's name is printed by btf_dump inline: checked too
+	run env LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L member.bpf.o
+	expect_err "its member 'a[0];" || return 1
 }
 
 t "built: bpftool (static and dynamic) and the objects" t_built
@@ -406,7 +409,7 @@ t "gen-loader verify: edits of unsigned C compile into other loads, none verifie
 t "options: upstream's rules, no bpf() while generating" t_options
 t "SoftHSM2: -k pkcs11: signs as the key file does" t_softhsm
 t "man pages and bash completion" t_docs
-t "hostile object: names refused, a section name escaped" t_hostile_names
+t "hostile object: names refused (members too), a section name escaped" t_hostile_names
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
