@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which key signed a program: the kernel records the key that verified a
+ * signature (prog->aux->sig_key: its subject key identifier and serial) and,
+ * in a loader's programs, the loader's (loader_key).  Each test checks the
+ * four places it shows: the AUDIT_BPF record (sig-key=, loader-key=),
+ * /proc/self/fdinfo of the program fd, a BPF LSM program reading the fields
+ * through CO-RE (progs/sig_key.bpf.c), and the serial of the key itself in
+ * /proc/keys.
+ *
+ * Two keys of the builtin keyring sign: keys-example/signing.key (RSA) and
+ * signing-ec.key (P-256).  The expected ids come from the certificates in
+ * the guest and, for the skeletons, from the host: gen-loader verify --json
+ * of each header at build time (sig_key_ids.h, tests/guest/skeleton.mk), so
+ * that the offline audit and the kernel are compared for the same header.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <keyutils.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+#include <bpf/bpf.h>
+
+#include "runner.h"
+#include "util.h"
+#include "sign.h"
+#include "signed.h"
+#include "audit.h"
+#include "progs/sig_key.h"
+#include "sig_key.skel.h"
+#include "sig_key_ids.h"
+#include "skel_counter.lskel.h"
+#include "skel_counter_ec.lskel.h"
+
+#define HEX_MAX 129
+
+/* The value of "KEY:\t..." in /proc/self/fdinfo/FD, or "" when absent. */
+static const char *fdinfo(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	FILE *f;
+
+	val[0] = 0;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return val;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':' || line[klen + 1] != '\t')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(val, len, "%s", line + klen + 2);
+		break;
+	}
+	fclose(f);
+	return val;
+}
+
+static long fdinfo_num(int fd, const char *key)
+{
+	char v[64];
+
+	return *fdinfo(fd, key, v, sizeof(v)) ? strtol(v, NULL, 10) : -1;
+}
+
+static void hex(const unsigned char *p, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * n] = 0;
+}
+
+/* The subjectKeyIdentifier of /tests/keys/NAME.crt, lower-case hex. */
+static bool cert_skid(const char *name, char *out)
+{
+	unsigned char *der = NULL;
+	const unsigned char *p;
+	const ASN1_OCTET_STRING *skid;
+	X509 *x;
+	int len = cert_der(name, &der);
+
+	out[0] = 0;
+	if (len < 0)
+		return false;
+	p = der;
+	x = d2i_X509(NULL, &p, len);
+	skid = x ? X509_get0_subject_key_id(x) : NULL;
+	if (skid)
+		hex(ASN1_STRING_get0_data(skid), ASN1_STRING_length(skid), out);
+	X509_free(x);
+	OPENSSL_free(der);
+	return skid;
+}
+
+/*
+ * The serial of an asymmetric key whose description ends in skid
+ * (x509_key_preparse(): "SUBJECT: SKID"), other than skip: /proc/keys
+ * lists every key root may view.  -1 if none.
+ */
+static long key_serial_by_skid(const char *skid, long skip)
+{
+	char line[512], needle[HEX_MAX + 4];
+	unsigned long serial;
+	long found = -1;
+	FILE *f = fopen("/proc/keys", "r");
+
+	if (!f)
+		return -1;
+	snprintf(needle, sizeof(needle), ": %s:", skid);
+	while (fgets(line, sizeof(line), f)) {
+		/* the type column is 9 characters wide */
+		if (!strstr(line, " asymmetri ") || !strstr(line, needle))
+			continue;
+		if (sscanf(line, "%lx", &serial) == 1 && (long)serial != skip) {
+			found = serial;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static __u32 prog_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_prog_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+/* The audit record of the load of prog id, into rec. */
+static bool audit_load_record(int afd, __u32 id, char *rec, size_t len)
+{
+	char needle[64];
+
+	snprintf(needle, sizeof(needle), "prog-id=%u op=LOAD ", id);
+	if (!audit_find(afd, needle, rec, len, 2000))
+		return true;
+	FAIL("no AUDIT_BPF record with \"%s\"", needle);
+	return false;
+}
+
+/* The output of a shell command, stdout and stderr; its exit status */
+static int sh(char *out, size_t len, const char *fmt, ...)
+{
+	char cmd[256];
+	va_list ap;
+	size_t n;
+	FILE *f;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = 0;
+	rc = pclose(f);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* bpftool prog show, plain and JSON, from the fdinfo of program id */
+static void check_bpftool(__u32 id, const char *plain, const char *json)
+{
+	char out[4096];
+
+	if (ASSERT_EQ(sh(out, sizeof(out), "bpftool prog show id %u 2>&1", id), 0,
+		      "bpftool prog show"))
+		ASSERT_HAS(out, plain, "bpftool prog show: signed:");
+	if (ASSERT_EQ(sh(out, sizeof(out), "bpftool -j prog show id %u 2>&1", id), 0,
+		      "bpftool -j prog show"))
+		ASSERT_HAS(out, json, "bpftool -j prog show: signature");
+}
+
+static struct sig_key *lsm_open(void)
+{
+	struct sig_key *skel = sig_key__open_and_load();
+
+	if (!ASSERT_TRUE(skel, "sig_key LSM skeleton"))
+		return NULL;
+	skel->bss->target_tgid = getpid();
+	if (!ASSERT_OK(sig_key__attach(skel), "attach lsm/bpf_prog_load")) {
+		sig_key__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/* The key id the LSM read for load i of this process, hex */
+static void lsm_key(struct sig_key *skel, int i, bool loader, char *out)
+{
+	const struct seen_key *k = &skel->bss->loads[i];
+	int n = loader ? k->loader_id_len : k->id_len;
+
+	hex(loader ? k->loader_key : k->id, n > 0 && n <= 64 ? n : 0, out);
+}
+
+/* A signed load by key NAME of the builtin keyring: every view of its key */
+static void check_builtin_key(struct sig_key *lsm, int afd, const char *name, char *skid,
+			      long *serial)
+{
+	char v[HEX_MAX], rec[2048], want[256], got[HEX_MAX];
+	struct load l;
+	int fd, i;
+
+	*serial = -1;
+	if (!ASSERT_TRUE(cert_skid(name, skid), "the certificate has a subjectKeyIdentifier"))
+		return;
+	*serial = key_serial_by_skid(skid, -1);
+	if (!ASSERT_GE(*serial, 1, "the builtin key is in /proc/keys"))
+		return;
+	if (!make_load(&l, 1, name, BUILTIN))
+		return;
+	i = lsm->bss->seen;
+	fd = sys_prog_load(&l);
+	if (!ASSERT_OK(fd, name))
+		goto out;
+	ASSERT_STREQ(fdinfo(fd, "sig_verdict", v, sizeof(v)), "verified", "fdinfo sig_verdict");
+	ASSERT_STREQ(fdinfo(fd, "sig_keyring", v, sizeof(v)), "builtin", "fdinfo sig_keyring");
+	ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), skid, "fdinfo sig_key: the cert's skid");
+	ASSERT_EQ(fdinfo_num(fd, "sig_key_serial"), *serial, "fdinfo sig_key_serial: the builtin key's");
+	ASSERT_STREQ(fdinfo(fd, "loader_id", v, sizeof(v)), "", "no loader_id line");
+
+	if (audit_load_record(afd, prog_id(fd), rec, sizeof(rec))) {
+		snprintf(want, sizeof(want), "verdict=verified keyring=builtin keyring-serial=0 ");
+		ASSERT_HAS(rec, want, "audit verdict");
+		snprintf(want, sizeof(want), " sig-key=%s sig-key-serial=%ld", skid, *serial);
+		ASSERT_HAS(rec, want, "audit sig-key");
+	}
+
+	if (ASSERT_EQ(lsm->bss->seen, i + 1, "the LSM saw the load")) {
+		lsm_key(lsm, i, false, got);
+		ASSERT_STREQ(got, skid, "LSM: aux->sig_key.id");
+		ASSERT_EQ(lsm->bss->loads[i].serial, *serial, "LSM: aux->sig_key.serial");
+	}
+
+	snprintf(want, sizeof(want), "signed: verified keyring builtin key %s", skid);
+	snprintf(rec, sizeof(rec),
+		 "\"signature\":{\"verdict\":\"verified\",\"keyring\":\"builtin\",\"keyring_serial\":0,\"key_id\":\"%s\",\"key_serial\":%ld}",
+		 skid, *serial);
+	check_bpftool(prog_id(fd), want, rec);
+	close(fd);
+out:
+	free_load(&l);
+}
+
+TEST(sig_key_two_builtin_keys)
+{
+	char rsa[HEX_MAX], ec[HEX_MAX];
+	long rsa_serial, ec_serial;
+	struct sig_key *lsm = lsm_open();
+	int afd;
+
+	if (!lsm)
+		return;
+	afd = audit_open();
+	if (ASSERT_OK(afd, "register as the audit daemon")) {
+		check_builtin_key(lsm, afd, "signing", rsa, &rsa_serial);
+		check_builtin_key(lsm, afd, "signing-ec", ec, &ec_serial);
+		/* one keyring, two keys: the record tells them apart */
+		ASSERT_TRUE(strcmp(rsa, ec), "two keys, two ids");
+		ASSERT_TRUE(rsa_serial != ec_serial, "two keys, two serials");
+		audit_close(afd);
+	}
+	sig_key__destroy(lsm);
+}
+
+TEST(sig_key_unsigned)
+{
+	struct sig_key *lsm = lsm_open();
+	char v[HEX_MAX], rec[2048];
+	struct load l;
+	int afd, fd, i;
+
+	if (!lsm)
+		return;
+	afd = audit_open();
+	if (!ASSERT_OK(afd, "register as the audit daemon"))
+		goto out;
+	if (!make_load(&l, 1, "signing", BUILTIN))
+		goto out_audit;
+	drop_signature(&l);
+	i = lsm->bss->seen;
+	fd = sys_prog_load(&l);
+	if (ASSERT_OK(fd, "unsigned load")) {
+		ASSERT_STREQ(fdinfo(fd, "sig_verdict", v, sizeof(v)), "unsigned", "fdinfo sig_verdict");
+		ASSERT_STREQ(fdinfo(fd, "sig_keyring", v, sizeof(v)), "none", "fdinfo sig_keyring");
+		ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), "none", "fdinfo sig_key");
+		ASSERT_EQ(fdinfo_num(fd, "sig_key_serial"), 0, "fdinfo sig_key_serial");
+		ASSERT_STREQ(fdinfo(fd, "loader_id", v, sizeof(v)), "", "no loader_id line");
+		if (audit_load_record(afd, prog_id(fd), rec, sizeof(rec))) {
+			ASSERT_HAS(rec, "verdict=unsigned keyring=none keyring-serial=0 ", "audit");
+			ASSERT_HAS(rec, " sig-key=none sig-key-serial=0", "audit sig-key");
+		}
+		if (ASSERT_EQ(lsm->bss->seen, i + 1, "the LSM saw the load")) {
+			ASSERT_EQ(lsm->bss->loads[i].id_len, 0, "LSM: no key id");
+			ASSERT_EQ(lsm->bss->loads[i].serial, 0, "LSM: no key serial");
+		}
+		close(fd);
+	}
+	free_load(&l);
+out_audit:
+	audit_close(afd);
+out:
+	sig_key__destroy(lsm);
+}
+
+/*
+ * A signed skeleton of the host: its loader's key, as the kernel records it
+ * in the audit record, to the LSM and in its children's fdinfo, equals what
+ * gen-loader verify printed for the header on the host (offline_id).
+ */
+#define CHECK_SKELETON(NAME, offline_id, cert)						\
+	do {										\
+		struct NAME *s;								\
+		int first = lsm->bss->seen, fd;						\
+											\
+		s = NAME##__open_and_load();						\
+		if (!ASSERT_TRUE(s, #NAME " loads"))					\
+			break;								\
+		fd = s->progs.count_getppid.prog_fd;					\
+		check_child(lsm, afd, fd, first, offline_id, cert);			\
+		NAME##__destroy(s);							\
+	} while (0)
+
+static void check_child(struct sig_key *lsm, int afd, int fd, int first, const char *offline_id,
+			const char *cert)
+{
+	char v[HEX_MAX], skid[HEX_MAX], rec[2048], want[256], got[HEX_MAX];
+	long loader_id, serial;
+
+	ASSERT_TRUE(cert_skid(cert, skid), "the certificate has a subjectKeyIdentifier");
+	/* offline and the certificate agree: the header names its signer's key */
+	ASSERT_STREQ(offline_id, skid, "gen-loader verify's signer_key_id is the cert's skid");
+	serial = key_serial_by_skid(skid, -1);
+
+	/* the child: unsigned itself, loaded by a verified loader of that key */
+	ASSERT_STREQ(fdinfo(fd, "sig_verdict", v, sizeof(v)), "unsigned", "child: sig_verdict");
+	ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), "none", "child: sig_key");
+	loader_id = fdinfo_num(fd, "loader_id");
+	ASSERT_GE(loader_id, 1, "child: loader_id");
+	ASSERT_STREQ(fdinfo(fd, "loader_verdict", v, sizeof(v)), "verified", "child: loader_verdict");
+	ASSERT_STREQ(fdinfo(fd, "loader_keyring", v, sizeof(v)), "builtin", "child: loader_keyring");
+	ASSERT_STREQ(fdinfo(fd, "loader_key", v, sizeof(v)), offline_id,
+		     "child: loader_key is gen-loader verify's signer_key_id");
+	ASSERT_EQ(fdinfo_num(fd, "loader_key_serial"), serial, "child: loader_key_serial");
+
+	/* the loader's own record and its child's */
+	if (loader_id > 0 && audit_load_record(afd, loader_id, rec, sizeof(rec))) {
+		snprintf(want, sizeof(want), " sig-key=%s sig-key-serial=%ld", offline_id, serial);
+		ASSERT_HAS(rec, want, "loader's audit record: sig-key");
+	}
+	if (audit_load_record(afd, prog_id(fd), rec, sizeof(rec))) {
+		snprintf(want, sizeof(want), "loader-id=%ld loader-verdict=verified loader-key=%s loader-key-serial=%ld",
+			 loader_id, offline_id, serial);
+		ASSERT_HAS(rec, want, "child's audit record: loader-key");
+		ASSERT_HAS(rec, " sig-key=none sig-key-serial=0", "child's audit record: sig-key");
+	}
+
+	snprintf(want, sizeof(want),
+		 "signed: unsigned  loader %ld verified keyring builtin key %s", loader_id, offline_id);
+	snprintf(rec, sizeof(rec),
+		 "\"loader\":{\"id\":%ld,\"verdict\":\"verified\",\"keyring\":\"builtin\",\"key_id\":\"%s\"",
+		 loader_id, offline_id);
+	check_bpftool(prog_id(fd), want, rec);
+
+	/* the LSM: the loader first, then its child */
+	if (ASSERT_GE(lsm->bss->seen, first + 2, "the LSM saw the loader and its child")) {
+		lsm_key(lsm, first, false, got);
+		ASSERT_STREQ(got, offline_id, "LSM: the loader's aux->sig_key.id");
+		lsm_key(lsm, first + 1, true, got);
+		ASSERT_STREQ(got, offline_id, "LSM: the child's aux->loader_key.id");
+		ASSERT_EQ(lsm->bss->loads[first + 1].loader_serial, serial,
+			  "LSM: the child's aux->loader_key.serial");
+	}
+}
+
+TEST(sig_key_skeletons_offline_equals_kernel)
+{
+	struct sig_key *lsm = lsm_open();
+	int afd;
+
+	if (!lsm)
+		return;
+	afd = audit_open();
+	if (ASSERT_OK(afd, "register as the audit daemon")) {
+		CHECK_SKELETON(skel_counter, skel_counter_KEY_ID, "signing");
+		CHECK_SKELETON(skel_counter_ec, skel_counter_ec_KEY_ID, "signing-ec");
+		audit_close(afd);
+	}
+	sig_key__destroy(lsm);
+}
+
+/* A self-signed P-256 certificate with the subjectKeyIdentifier of
+ * /tests/keys/VICTIM.crt, and its key, as /tests/keys/NAME.{crt,key}.
+ */
+static bool forge_skid(const char *victim, const char *name)
+{
+	unsigned char *der = NULL;
+	const unsigned char *p;
+	X509 *v = NULL, *x = NULL;
+	EVP_PKEY *key = NULL;
+	X509V3_CTX ctx;
+	X509_EXTENSION *ext;
+	char path[128];
+	bool ok = false;
+	FILE *f;
+	int len = cert_der(victim, &der);
+
+	if (len < 0)
+		return false;
+	p = der;
+	v = d2i_X509(NULL, &p, len);
+	key = EVP_EC_gen("P-256");
+	x = X509_new();
+	if (!v || !key || !x)
+		goto out;
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 4242);
+	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC,
+				   (const unsigned char *)"bpfsign attacker", -1, -1, 0);
+	X509_set_issuer_name(x, X509_get_subject_name(x));
+	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24 * 365);
+	X509_set_pubkey(x, key);
+	/* the victim's skid, copied verbatim */
+	ext = X509_EXTENSION_create_by_NID(NULL, NID_subject_key_identifier, 0,
+		X509_EXTENSION_get_data(X509_get_ext(v, X509_get_ext_by_NID(v, NID_subject_key_identifier, -1))));
+	if (!ext || !X509_add_ext(x, ext, -1))
+		goto out;
+	X509_EXTENSION_free(ext);
+	X509V3_set_ctx(&ctx, x, x, NULL, NULL, 0);
+	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_key_usage, "critical,digitalSignature");
+	if (!ext || !X509_add_ext(x, ext, -1))
+		goto out;
+	X509_EXTENSION_free(ext);
+	if (!X509_sign(x, key, EVP_sha256()))
+		goto out;
+	snprintf(path, sizeof(path), "/tests/keys/%s.crt", name);
+	f = fopen(path, "w");
+	ok = f && PEM_write_X509(f, x);
+	if (f)
+		fclose(f);
+	snprintf(path, sizeof(path), "/tests/keys/%s.key", name);
+	f = fopen(path, "w");
+	ok = ok && f && PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL);
+	if (f)
+		fclose(f);
+out:
+	X509_free(v);
+	X509_free(x);
+	EVP_PKEY_free(key);
+	OPENSSL_free(der);
+	return ok;
+}
+
+/*
+ * Attacker: a caller with CAP_BPF and its own keyring makes a certificate
+ * whose subjectKeyIdentifier is the builtin signing key's, enrols it in its
+ * session keyring and signs with it.  The record must not pass it off as the
+ * builtin key: keyring=user with the session keyring's serial, and the
+ * serial of the caller's key, not the builtin one's.  Against the builtin
+ * keyring the same signature finds the real key by that skid and fails.
+ */
+TEST(sig_key_caller_keyring_same_skid)
+{
+	char skid[HEX_MAX], v[HEX_MAX], rec[2048], want[256], got[HEX_MAX];
+	long builtin_serial, session;
+	unsigned char *der = NULL;
+	struct sig_key *lsm;
+	key_serial_t forged;
+	struct load l;
+	int afd, fd, len, i;
+
+	if (!ASSERT_TRUE(cert_skid("signing", skid), "signing.crt skid"))
+		return;
+	builtin_serial = key_serial_by_skid(skid, -1);
+	if (!ASSERT_GE(builtin_serial, 1, "the builtin key is in /proc/keys"))
+		return;
+	if (!ASSERT_TRUE(forge_skid("signing", "forged-skid"), "a certificate with the builtin skid"))
+		return;
+	len = cert_der("forged-skid", &der);
+	forged = add_key("asymmetric", "bpfsign-forged-skid", der, len, KEY_SPEC_SESSION_KEYRING);
+	OPENSSL_free(der);
+	if (!ASSERT_OK(forged, "enrol it in the session keyring"))
+		return;
+	session = keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0);
+
+	lsm = lsm_open();
+	afd = audit_open();
+	if (!lsm || !ASSERT_OK(afd, "register as the audit daemon"))
+		goto out;
+
+	/* the builtin key has that skid but not this key: -EKEYREJECTED */
+	if (make_load(&l, 1, "forged-skid", BUILTIN))
+		expect_load(&l, EKEYREJECTED, "signature verification failed",
+			    "forged skid against the builtin keyring");
+	free_load(&l);
+
+	if (!make_load(&l, 1, "forged-skid", KEY_SPEC_SESSION_KEYRING))
+		goto out;
+	i = lsm->bss->seen;
+	fd = sys_prog_load(&l);
+	if (ASSERT_OK(fd, "forged skid, verified by the caller's keyring")) {
+		ASSERT_STREQ(fdinfo(fd, "sig_keyring", v, sizeof(v)), "user", "fdinfo: keyring user");
+		ASSERT_EQ(fdinfo_num(fd, "sig_keyring_serial"), session, "fdinfo: the session keyring");
+		ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), skid, "fdinfo: the forged skid, as it is");
+		ASSERT_EQ(fdinfo_num(fd, "sig_key_serial"), forged, "fdinfo: the caller's key serial");
+		ASSERT_TRUE(fdinfo_num(fd, "sig_key_serial") != builtin_serial,
+			    "fdinfo: not the builtin key's serial");
+		if (audit_load_record(afd, prog_id(fd), rec, sizeof(rec))) {
+			snprintf(want, sizeof(want), "verdict=verified keyring=user keyring-serial=%ld ",
+				 session);
+			ASSERT_HAS(rec, want, "audit: keyring user");
+			snprintf(want, sizeof(want), " sig-key=%s sig-key-serial=%d", skid, forged);
+			ASSERT_HAS(rec, want, "audit: the caller's key");
+		}
+		if (ASSERT_EQ(lsm->bss->seen, i + 1, "the LSM saw the load")) {
+			ASSERT_EQ(lsm->bss->loads[i].keyring, 4, "LSM: BPF_SIG_KEYRING_USER");
+			lsm_key(lsm, i, false, got);
+			ASSERT_STREQ(got, skid, "LSM: the forged skid");
+			ASSERT_EQ(lsm->bss->loads[i].serial, forged, "LSM: the caller's key serial");
+		}
+		close(fd);
+	}
+	free_load(&l);
+out:
+	if (afd >= 0)
+		audit_close(afd);
+	sig_key__destroy(lsm);
+	keyctl_unlink(forged, KEY_SPEC_SESSION_KEYRING);
+}
