@@ -53,8 +53,14 @@
  *   root         yes, by unloading: unpinning the links detaches the
  *                policy, and a new allowlist is a new load.  Root can also
  *                load a module or write kernel memory.
- * The signer's key id is not visible to LSMs: a policy can allow a
- * keyring, not a key in it.
+ * Keys: with "key allow ID" lines (the "keys" map, keys_config.key_rules),
+ * a VERIFIED program passes only if, besides its keyring, the key that
+ * verified it (aux->sig_key, the kit's kernel) is listed, and a VERIFIED
+ * loader's child only if its loader's key (aux->loader_key) is.  A key id is
+ * what its certificate says: the keyring rules decide whose certificates
+ * count, so a caller's keyring with a key of the same id stays refused
+ * unless a user keyring is allowed.  On a kernel that records no key, a
+ * policy with key rules denies every signed program.
  */
 #include "vmlinux.h"
 #include "policy.bpf.h"
@@ -89,6 +95,65 @@ static __always_inline bool keyring_allowed(struct bpf_prog_aux *aux)
 		key.serial = 0;
 		v = bpf_map_lookup_elem(&keyrings, &key);
 	}
+	return v && *v == BPFSIGN_KEYRING_ALLOWED;
+}
+
+/* The key that verified a program, the kit's struct bpf_sig_key: declared
+ * here (CO-RE flavours) so that the policy builds against any vmlinux.h and
+ * fails closed where the kernel lacks it.
+ */
+struct bpf_sig_key___kit {
+	int serial;
+	__u8 id_len;
+	__u8 id[BPFSIGN_KEY_ID_MAX];
+} __attribute__((preserve_access_index));
+
+struct bpf_prog_aux___kit {
+	struct bpf_sig_key___kit sig_key;
+	struct bpf_sig_key___kit loader_key;
+} __attribute__((preserve_access_index));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpfsign_keys_config);
+} keys_config SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__uint(max_entries, BPFSIGN_MAX_KEYS);
+	__type(key, struct bpfsign_key_id);
+	__type(value, __u32);
+} keys SEC(".maps");
+
+/* No key rule, or the key that verified the program (its loader's) is listed */
+static __always_inline bool key_allowed(struct bpf_prog_aux *aux, bool loader)
+{
+	struct bpf_prog_aux___kit *k = (void *)aux;
+	struct bpfsign_key_id id = {};
+	struct bpfsign_keys_config *kc;
+	__u32 zero = 0, *v;
+
+	kc = bpf_map_lookup_elem(&keys_config, &zero);
+	if (!kc)
+		return false;
+	if (!kc->key_rules)
+		return true;
+	if (!bpf_core_field_exists(k->sig_key))
+		return false;
+	if (loader) {
+		id.len = BPF_CORE_READ(k, loader_key.id_len);
+		bpf_core_read(id.id, sizeof(id.id), &k->loader_key.id);
+	} else {
+		id.len = BPF_CORE_READ(k, sig_key.id_len);
+		bpf_core_read(id.id, sizeof(id.id), &k->sig_key.id);
+	}
+	if (!id.len)
+		return false;
+	v = bpf_map_lookup_elem(&keys, &id);
 	return v && *v == BPFSIGN_KEYRING_ALLOWED;
 }
 
@@ -128,9 +193,10 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 	if (kernel_own_load(kernel, aux))
 		allow = true;	/* as bpf_sig_enforce: the kernel's own */
 	else if (aux->sig.verdict == BPF_SIG_VERIFIED)
-		allow = keyring_allowed(aux);
+		allow = keyring_allowed(aux) && key_allowed(aux, false);
 	else if (verified_loader(aux))
-		allow = cfg->allow_children && loader_keyring_allowed(cfg, aux);
+		allow = cfg->allow_children && loader_keyring_allowed(cfg, aux) &&
+			key_allowed(aux, true);
 	else
 		allow = cfg->allow_unsigned || type_allowed(cfg, prog->type);
 	/* attached only once configured; fail closed all the same */

@@ -161,4 +161,22 @@ enum {
 	BPFSIGN_KEYRING_ALLOWED	= 1,
 };
 
+/* keyring-allowlist: a "keys" key, the subject key identifier of a key
+ * ("key allow ID"), as the kernel records the key that verified a program
+ * (struct bpf_sig_key): the id, zero-padded to BPFSIGN_KEY_ID_MAX bytes
+ */
+#define BPFSIGN_KEY_ID_MAX	64
+#define BPFSIGN_MAX_KEYS	64
+
+struct bpfsign_key_id {
+	__u32 len;
+	__u8 id[BPFSIGN_KEY_ID_MAX];
+};
+
+/* keyring-allowlist: "keys_config", its one element */
+struct bpfsign_keys_config {
+	__u32 key_rules;	/* 1: a VERIFIED program (a VERIFIED loader's child)
+				 * passes only if its key (its loader's) is in "keys" */
+};
+
 #endif /* BPFSIGN_POLICY_H */

@@ -16,6 +16,18 @@ static const struct opt check_opts[] = {
 	[C_POLICY] = { .name = "policy", .arg = "FILE", .help = "the policy file to check", .required = true },
 };
 
+/* key allow ID, in file order, lowercase hex without separators */
+static void print_policy_keys(const struct policy *pol)
+{
+	char id[2 * BPFSIGN_KEY_ID_MAX + 1];
+	int i;
+
+	for (i = 0; i < pol->nr_keys; i++) {
+		policy_key_id_str(&pol->keys[i], id);
+		printf("key allow %s\n", id);
+	}
+}
+
 static void print_policy(const struct policy *pol)
 {
 	const char *name;
@@ -43,6 +55,7 @@ static void print_policy(const struct policy *pol)
 			printf(" serial %d", r->serial);
 		printf("\n");
 	}
+	print_policy_keys(pol);
 }
 
 static int run_check(const struct cmd *cmd, const struct parsed *p)
@@ -58,7 +71,7 @@ static int run_check(const struct cmd *cmd, const struct parsed *p)
 	if (err)
 		return err;
 	if (pol.nr_signers) {
-		fprintf(stderr, "bpfsign-policy check: %s:%d: signer: not enforceable, the kernel does not expose the signer's key id to LSMs (load refuses it)\n",
+		fprintf(stderr, "bpfsign-policy check: %s:%d: signer: not enforceable, use 'key allow KEYID' (load refuses it)\n",
 			path, pol.signer_lines[0]);
 		return EXIT_INVALID;
 	}

@@ -77,7 +77,7 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 	if (p->val[L_POLICY])
 		policy_warn("bpfsign-policy load", p->val[L_POLICY], &pol);
 	if (pol.nr_signers)
-		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, the kernel does not expose the signer's key id to LSMs; remove the line",
+		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, use 'key allow KEYID'",
 			       p->val[L_POLICY], pol.signer_lines[0]);
 	a.pol = &pol;
 

@@ -22,5 +22,6 @@ extern const struct cmd cmd_unload;	/* unload NAME: remove the pins */
 extern const struct cmd cmd_status;	/* what is pinned */
 extern const struct cmd cmd_log;	/* the events ring buffer as JSON lines */
 extern const struct cmd cmd_check;	/* parse a policy file, no kernel */
+extern const struct cmd cmd_audit;	/* every loaded program, its verdict, judged */
 
 #endif /* BPFSIGN_POLICY_CMDS_H */

@@ -12,7 +12,7 @@
 const struct exit_code policy_exits[] = { POLICY_EXITS, { 0, 0, NULL } };
 
 static const struct cmd *const cmds[] = {
-	&cmd_load, &cmd_unload, &cmd_status, &cmd_log, &cmd_check,
+	&cmd_load, &cmd_unload, &cmd_status, &cmd_log, &cmd_check, &cmd_audit,
 };
 
 int main(int argc, char **argv)

@@ -89,6 +89,27 @@ out:
  * iterator can either (keyring_allowlist.bpf.c); only unloading the policy
  * can.
  */
+/* "key allow" lines into "keys", and whether there are any into
+ * "keys_config", both frozen as the allowlist is.
+ */
+static int configure_keys(const struct policy_desc *d, struct keyring_allowlist *s,
+			  const struct policy *pol)
+{
+	struct bpfsign_keys_config kc = { .key_rules = pol->nr_keys > 0 };
+	int kfd = s->maps.keys.map_fd, cfd = s->maps.keys_config.map_fd, i;
+	__u32 zero = 0, v = BPFSIGN_KEYRING_ALLOWED;
+
+	for (i = 0; i < pol->nr_keys; i++)
+		if (bpf_map_update_elem(kfd, &pol->keys[i], &v, BPF_NOEXIST))
+			return kit_err(-errno, "%s: map 'keys': key of line %d: %s", d->name,
+				       pol->key_lines[i], strerror(errno));
+	if (bpf_map_update_elem(cfd, &zero, &kc, BPF_ANY) || bpf_map_freeze(kfd) ||
+	    bpf_map_freeze(cfd))
+		return kit_err(-errno, "%s: maps 'keys', 'keys_config': %s", d->name,
+			       strerror(errno));
+	return 0;
+}
+
 static int configure_allowlist(const struct policy_desc *d, struct keyring_allowlist *s,
 			       const struct policy *pol)
 {
@@ -99,7 +120,7 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 		.allow_children = pol->allow_children,
 		.allow_types = pol->allow_types,
 	};
-	int cfd = s->maps.config.map_fd, kfd = s->maps.keyrings.map_fd, i;
+	int cfd = s->maps.config.map_fd, kfd = s->maps.keyrings.map_fd, i, err;
 	__u32 zero = 0;
 
 	for (i = 0; i < pol->nr_rules; i++) {
@@ -118,6 +139,9 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 		if (r->allow && r->keyring < BPFSIGN_KEYRING_TYPES)
 			cfg.children_keyrings[r->keyring / 64] |= 1ULL << (r->keyring % 64);
 	}
+	err = configure_keys(d, s, pol);
+	if (err)
+		return err;
 	if (bpf_map_update_elem(cfd, &zero, &cfg, BPF_ANY))
 		return kit_err(-errno, "%s: map 'config': %s", d->name, strerror(errno));
 	if (bpf_map_freeze(kfd) || bpf_map_freeze(cfd))
@@ -151,6 +175,8 @@ static int load_keyring_allowlist(const struct policy_desc *d, const struct load
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "map_config", s->maps.config.map_fd);
 	err = err ?: pin_fd(a->dir, "map_keyrings", s->maps.keyrings.map_fd);
+	err = err ?: pin_fd(a->dir, "map_keys", s->maps.keys.map_fd);
+	err = err ?: pin_fd(a->dir, "map_keys_config", s->maps.keys_config.map_fd);
 	err = err ?: pin_fd(a->dir, "link_keyring_allowlist", s->links.keyring_allowlist_fd);
 out:
 	keyring_allowlist__destroy(s);

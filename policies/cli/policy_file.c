@@ -18,6 +18,9 @@
  *                                    (1-255); serial N (user keyrings, numbers):
  *                                    only the keyring with that serial
  *   signer KEYID                     hex key id; parsed, not enforceable
+ *   key allow KEYID                  repeatable: signed programs pass only if the
+ *                                    key that verified them (their loader's) is
+ *                                    listed, besides their keyring (policy_keys.c)
  */
 #include <errno.h>
 #include <limits.h>
@@ -272,6 +275,8 @@ static int parse_line(const char *name, int line, char **w, int nw, struct polic
 
 	if (!strcmp(w[0], "keyring"))
 		return parse_keyring_rule(name, line, w, nw, pol);
+	if (!strcmp(w[0], "key"))
+		return policy_parse_key_rule(name, line, w, nw, pol);
 
 	if (!strcmp(w[0], "mode")) {
 		if (*seen_mode)
@@ -311,7 +316,7 @@ static int parse_line(const char *name, int line, char **w, int nw, struct polic
 		pol->signer_lines[pol->nr_signers++] = line;
 		return 0;
 	}
-	return kit_err(-EINVAL, "%s:%d: unknown directive '%s' (mode, unsigned, children, keyring, signer)",
+	return kit_err(-EINVAL, "%s:%d: unknown directive '%s' (mode, unsigned, children, keyring, key, signer)",
 		       name, line, w[0]);
 }
 

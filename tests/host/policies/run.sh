@@ -166,7 +166,7 @@ t_malformed() {
 	reject 'allow builtin\n' 1 "unknown directive 'allow'" &&
 	reject 'a b c d e f g\n' 1 "too many words" &&
 	reject 'mode enforce\nkeyring allow builtin\nsigner 0123abcd\n' 3 \
-		"signer: not enforceable, the kernel does not expose the signer's key id to LSMs"
+		"signer: not enforceable, use 'key allow KEYID'"
 }
 
 # unsigned allow type NAME: every program type of the built kernel's UAPI,
@@ -422,7 +422,58 @@ t_initramfs_hook() {
 	expect_rc 0 "prereqs" && [ ! -s out ]
 }
 
+# key allow KEYID: the id's syntax, its one printed form, its limits
+t_key_rules() {
+	local skid
+	skid=$(openssl x509 -in "$keys/signing.crt" -noout -ext subjectKeyIdentifier | tail -n 1 | tr -d ' ')
+	printf 'keyring allow builtin\nkey allow %s\nkey allow 74b5be218cfd784cce50121dfb7f53fa8f759db3\n' \
+		"$skid" > keys.policy
+	run "$cli" check --policy keys.policy
+	expect_rc 0 "two key rules" || return 1
+	grep -qx 'key allow df51386f936ec3c507d11994925bd16c507950d5' out &&
+		grep -qx 'key allow 74b5be218cfd784cce50121dfb7f53fa8f759db3' out ||
+		{ echo "key ids not printed in lowercase hex:"; cat out; return 1; }
+	# the printed form parses to itself
+	cp out keys2.policy
+	run "$cli" check --policy keys2.policy
+	expect_rc 0 "printed form" && cmp out keys2.policy || return 1
+	reject 'key allow\n' 1 "key: expected one key id after allow" &&
+	reject 'key allow 12 34\n' 1 "key: expected one key id after allow" &&
+	reject 'key deny df51\n' 1 "key: 'deny' is the default once a key is allowed" &&
+	reject 'key df51\n' 1 "key: expected 'key allow KEYID'" &&
+	reject 'key allow df5\n' 1 "key: bad key id 'df5'" &&
+	reject 'key allow xyz0\n' 1 "key: bad key id 'xyz0'" &&
+	reject 'key allow df:5138\n' 1 "key: bad key id 'df:5138'" &&
+	reject 'key allow df:51:\n' 1 "key: bad key id 'df:51:'" &&
+	reject "key allow $(printf '%0130d' 0)\n" 1 "key: bad key id" &&
+	reject 'key allow DF:51\nkey allow df51\n' 2 "key: df51 already given on line 1" || return 1
+	# 64 bytes is the most the kernel records; 65 keys are too many
+	printf 'key allow %0128d\n' 0 > max.policy
+	run "$cli" check --policy max.policy
+	expect_rc 0 "a 64-byte key id" || return 1
+	: > many.policy
+	for i in $(seq 1 65); do printf 'key allow %04x\n' "$i" >> many.policy; done
+	run "$cli" check --policy many.policy
+	expect_rc 4 "65 keys" && expect_err "many.policy:65: key: more than 64 key lines"
+}
+
+# audit: usage and a malformed policy fail before any bpf() call
+t_audit_usage() {
+	run "$cli" audit --help
+	expect_rc 0 "audit --help" && grep -q '^Usage: bpfsign-policy audit' out || return 1
+	grep -q 'admitted' out || { echo "audit --help does not say what it flags"; return 1; }
+	printf 'key allow nothex\n' > bad.policy
+	strace -f -qq -e trace=bpf -o trace "$cli" audit --policy bad.policy > out 2> err
+	[ $? = 4 ] || { echo "audit of a malformed policy: exit $?"; return 1; }
+	grep -q 'bad.policy:1: key: bad key id' err || { cat err; return 1; }
+	! grep -q 'bpf(' trace || { echo "audit called bpf() before checking its policy"; return 1; }
+	run "$cli" audit extra
+	expect_rc 2 "audit with an argument"
+}
+
 t "built: static CLI and the three signed headers" t_built
+t "check: key allow KEYID, syntax and limits" t_key_rules
+t "audit: --help, malformed policy before any bpf()" t_audit_usage
 t "check: the examples" t_examples
 t "check: defaults, printed form is a fixed point" t_defaults_and_roundtrip
 t "check: malformed lines, with their line numbers" t_malformed
