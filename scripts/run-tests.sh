@@ -168,7 +168,8 @@ boots() {
 	boot guest-policies "" policy_deny_unsigned \
 		policy_keyring_allowlist_default policy_keyring_allowlist_file \
 		policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
-		policy_audit_log policy_flood_cap_bpf policy_flood_token
+		policy_audit_log policy_flood_cap_bpf policy_flood_token \
+		policy_key_allowlist
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
 		policy_keyring_allowlist_bpf_keyring

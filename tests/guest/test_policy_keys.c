@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * keyring-allowlist's key rules ("key allow KEYID") and the live audit
+ * (bpfsign-policy audit), with the CLI of the guest (/tests/bpfsign-policy):
+ * two keys of the builtin keyring, signing.key (RSA) and signing-ec.key
+ * (P-256); a policy that allows the builtin keyring and only the RSA key
+ * admits the one and refuses the other, for signed programs and for the
+ * loaders of signed skeletons, and the audit lists every program loaded
+ * with its key and flags what the policy does not admit.
+ *
+ * Explicit, in the boot of the other policies (scripts/run-tests.sh): an
+ * attached policy changes what later tests may load.  Each test unloads
+ * keyring-allowlist before and after it.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+#include <bpf/bpf.h>
+
+#include "runner.h"
+#include "util.h"
+#include "sign.h"
+#include "signed.h"
+#include "skel_counter.lskel.h"
+#include "skel_counter_ec.lskel.h"
+
+#define CLI		"/tests/bpfsign-policy"
+#define KEYS_POLICY	"/tmp/keys.policy"
+
+static char out[65536];
+
+/* Run the CLI with the NULL-terminated arguments; its exit code, or -1. */
+static int cli(const char *arg, ...)
+{
+	const char *argv[16] = { CLI };
+	int argc = 1, fd, status;
+	ssize_t n, len = 0;
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, arg);
+	for (; arg && argc < 15; arg = va_arg(ap, const char *))
+		argv[argc++] = arg;
+	va_end(ap);
+	argv[argc] = NULL;
+	fd = open("/tmp/policy-keys.out", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		close(fd);
+		return -1;
+	}
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	out[len] = 0;
+	close(fd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void unload_allowlist(void)
+{
+	struct stat st;
+
+	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st) &&
+	    cli("unload", "keyring-allowlist", NULL))
+		FAIL("unload keyring-allowlist: %s", out);
+}
+
+/* The subjectKeyIdentifier of /tests/keys/NAME.crt: hex, or with colons */
+static bool cert_skid(const char *name, char *hex, bool colons)
+{
+	unsigned char *der = NULL;
+	const unsigned char *p;
+	const ASN1_OCTET_STRING *skid;
+	X509 *x;
+	int len = cert_der(name, &der), i, n = 0;
+
+	hex[0] = 0;
+	if (len < 0)
+		return false;
+	p = der;
+	x = d2i_X509(NULL, &p, len);
+	skid = x ? X509_get0_subject_key_id(x) : NULL;
+	for (i = 0; skid && i < ASN1_STRING_length(skid); i++)
+		n += sprintf(hex + n, colons ? (i ? ":%02X" : "%02X") : "%02x",
+			     ASN1_STRING_get0_data(skid)[i]);
+	X509_free(x);
+	OPENSSL_free(der);
+	return skid;
+}
+
+static int write_policy(const char *text)
+{
+	int fd = open(KEYS_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static __u32 prog_id(int fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_prog_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
+}
+
+/* The JSON line of the audit output about program id, or NULL */
+static const char *audit_line(__u32 id, char *line, size_t len)
+{
+	char needle[32];
+	const char *p, *e;
+
+	snprintf(needle, sizeof(needle), "{\"id\":%u,", id);
+	p = strstr(out, needle);
+	if (!p)
+		return NULL;
+	e = strchr(p, '\n');
+	snprintf(line, len, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
+	return line;
+}
+
+/* A load signed by key NAME of the builtin keyring: its fd, or -errno */
+static int signed_load(const char *name)
+{
+	struct load l;
+	int fd;
+
+	if (!make_load(&l, 1, name, BUILTIN))
+		return -EINVAL;
+	fd = sys_prog_load(&l);
+	if (fd < 0)
+		fd = -errno;
+	free_load(&l);
+	return fd;
+}
+
+TEST_EXPLICIT(policy_key_allowlist)
+{
+	char rsa[160], rsa_colons[200], ec[160], text[512], line[2048], want[256];
+	static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
+	int unsigned_fd = -1, ec_fd = -1, rsa_fd = -1, fd, rc;
+	struct skel_counter_ec *sec;
+	struct skel_counter *s;
+
+	unload_allowlist();
+	if (!ASSERT_TRUE(cert_skid("signing", rsa, false) && cert_skid("signing", rsa_colons, true) &&
+			 cert_skid("signing-ec", ec, false), "the keys' subjectKeyIdentifiers"))
+		return;
+
+	/* check validates the id and prints it in one form */
+	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow %s\n", rsa_colons);
+	if (!ASSERT_OK(write_policy(text), "write the policy"))
+		return;
+	rc = cli("check", "--policy", KEYS_POLICY, NULL);
+	snprintf(want, sizeof(want), "key allow %s\n", rsa);
+	if (ASSERT_EQ(rc, 0, "check of a key rule"))
+		ASSERT_HAS(out, want, "check prints the id as lowercase hex");
+
+	/* loaded before the policy: what the audit must flag */
+	unsigned_fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
+	ASSERT_OK(unsigned_fd, "unsigned program, before the policy");
+	ec_fd = signed_load("signing-ec");
+	ASSERT_OK(ec_fd, "signed by signing-ec, before the policy");
+
+	if (!ASSERT_EQ(cli("load", "--policy", KEYS_POLICY, "keyring-allowlist", NULL), 0,
+		       "load keyring-allowlist with a key rule"))
+		goto out;
+
+	rsa_fd = signed_load("signing");
+	ASSERT_OK(rsa_fd, "signed by the allowed key");
+	/* the builtin keyring is allowed: -EPERM can only be the key rule */
+	fd = signed_load("signing-ec");
+	ASSERT_ERR(fd, EPERM, "signed by the other key of the builtin keyring");
+	if (fd >= 0)
+		close(fd);
+
+	s = skel_counter__open_and_load();
+	ASSERT_TRUE(s, "skeleton signed by the allowed key: loader and child");
+	skel_counter__destroy(s);
+	sec = skel_counter_ec__open();
+	/* the loader is refused at its own load: its key is not listed */
+	ASSERT_EQ(sec ? skel_counter_ec__load(sec) : -ENOMEM, -EPERM,
+		  "skeleton signed by the other key");
+	skel_counter_ec__destroy(sec);
+
+	/* the live audit: every program, flagged against the same policy */
+	rc = cli("audit", "--policy", KEYS_POLICY, NULL);
+	ASSERT_EQ(rc, 3, "audit: some programs not admitted (exit 3)");
+	if (ASSERT_TRUE(audit_line(prog_id(unsigned_fd), line, sizeof(line)), "audit: unsigned")) {
+		ASSERT_HAS(line, "\"verdict\":\"unsigned\",\"keyring\":\"none\"", "audit: unsigned verdict");
+		ASSERT_HAS(line, "\"key_id\":null", "audit: unsigned has no key");
+		ASSERT_HAS(line, "\"admitted\":false,\"reason\":\"unsigned\"", "audit: unsigned flagged");
+	}
+	if (ASSERT_TRUE(audit_line(prog_id(ec_fd), line, sizeof(line)), "audit: signing-ec")) {
+		snprintf(want, sizeof(want), "\"verdict\":\"verified\",\"keyring\":\"builtin\",\"keyring_serial\":0,\"key_id\":\"%s\"", ec);
+		ASSERT_HAS(line, want, "audit: signing-ec's key");
+		ASSERT_HAS(line, "\"admitted\":false,\"reason\":\"key not allowed\"", "audit: flagged");
+	}
+	if (ASSERT_TRUE(audit_line(prog_id(rsa_fd), line, sizeof(line)), "audit: signing")) {
+		snprintf(want, sizeof(want), "\"key_id\":\"%s\"", rsa);
+		ASSERT_HAS(line, want, "audit: signing's key");
+		ASSERT_HAS(line, "\"admitted\":true,\"reason\":null", "audit: admitted");
+	}
+	/* the policy's own program: a child of its signed loader */
+	snprintf(want, sizeof(want), "\"name\":\"keyring_allowli\",\"prog_type\":\"lsm\",\"verdict\":\"unsigned\"");
+	ASSERT_HAS(out, want, "audit: the policy's program");
+	snprintf(want, sizeof(want), "\"loader_verdict\":\"verified\",\"loader_keyring\":\"builtin\",\"loader_key_id\":\"%s\",\"admitted\":true", rsa);
+	ASSERT_HAS(out, want, "audit: a verified loader's child, its loader's key");
+
+	/* the same host under the default policy: the key rule made the difference */
+	rc = cli("audit", NULL);
+	if (ASSERT_TRUE(audit_line(prog_id(ec_fd), line, sizeof(line)), "default audit: signing-ec"))
+		ASSERT_HAS(line, "\"admitted\":true", "default audit: any builtin key");
+out:
+	unload_allowlist();
+	if (unsigned_fd >= 0)
+		close(unsigned_fd);
+	if (ec_fd >= 0)
+		close(ec_fd);
+	if (rsa_fd >= 0)
+		close(rsa_fd);
+}
