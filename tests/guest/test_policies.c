@@ -721,7 +721,7 @@ out:
 #define FLOOD_UID	1000
 
 /* FLOOD unsigned socket filters: 0 if each was refused with EPERM, else 1 */
-static int flood_loads(int token_fd)
+static int flood_loads_n(int token_fd, int loads)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 	int i, fd;
@@ -730,7 +730,7 @@ static int flood_loads(int token_fd)
 		opts.prog_flags = BPF_F_TOKEN_FD;
 		opts.token_fd = token_fd;
 	}
-	for (i = 0; i < FLOOD; i++) {
+	for (i = 0; i < loads; i++) {
 		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "flood", "GPL", ret0,
 				   ARRAY_LEN(ret0), &opts);
 		if (fd >= 0 || errno != EPERM) {
@@ -741,16 +741,22 @@ static int flood_loads(int token_fd)
 	return 0;
 }
 
+static int flood_loads(int token_fd)
+{
+	return flood_loads_n(token_fd, FLOOD);
+}
+
 static int flood_with_token(int token_fd, void *arg)
 {
 	(void)arg;
 	return flood_loads(token_fd);
 }
 
-/* A child with uid and gid FLOOD_UID and no capability but CAP_BPF floods:
- * its exit status, or -1.
+/* A child with uid and gid FLOOD_UID and no capability but CAP_BPF makes
+ * loads denied loads (FLOOD, or 1 from the attack tests): its exit status,
+ * or -1.
  */
-static int flood_as_cap_bpf(void)
+static int flood_as_cap_bpf_n(int loads)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = {};
@@ -768,11 +774,16 @@ static int flood_as_cap_bpf(void)
 		caps[CAP_TO_INDEX(CAP_BPF)].effective = CAP_TO_MASK(CAP_BPF);
 		if (syscall(SYS_capset, &hdr, caps))
 			_exit(101);
-		_exit(flood_loads(-1));
+		_exit(flood_loads_n(-1, loads));
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+static int flood_as_cap_bpf(void)
+{
+	return flood_as_cap_bpf_n(FLOOD);
 }
 
 struct accounted {
@@ -1063,6 +1074,279 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 	if (CLI_OK("log", "log"))
 		ASSERT_HAS(cli_out, "\"verdict\":\"verified\",\"keyring\":\"bpf\",\"serial\":-9,"
 			   "\"keyring_id\":-9,", "the audit record names the .bpf keyring");
+out:
+	teardown(&f);
+}
+
+/* --- attacks on the record (review of issue 42's policies half) ----------
+ *
+ * Each attack_* test asserts the property "a flood must not erase the
+ * record, and nobody but the policy can reset or forge its counters"; a
+ * FAIL is the bypass, and its "# BYPASS" line says what the attacker got.
+ * They are not in any boot of scripts/run-tests.sh: run them by name in
+ * a boot of their own (qemu/run-guest.sh attack_policy_...).
+ */
+#include <sys/mman.h>
+
+#define ST_MEM(sz, d, o, i)	INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
+#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
+
+/* The counters `status` prints for name, or all ~0 */
+static void status_now(const char *name, __u64 n[BPFSIGN_STAT_MAX])
+{
+	if (cli("status", NULL) || !status_counts(name, n))
+		memset(n, 0xff, sizeof(*n) * BPFSIGN_STAT_MAX);
+}
+
+/* Records of `log` (cli_out) that are ring buffer records, not tally lines */
+static long log_records(void)
+{
+	const char *p;
+	long n = 0;
+
+	for (p = cli_out; (p = strstr(p, "{\"time\":")); p++)
+		n++;
+	return n;
+}
+
+/*
+ * Root without the signing key, deny-unsigned attached: fill the ring
+ * buffer, then one denied load per real uid (setresuid(u, 0, 0) keeps
+ * euid 0 and every capability; a token holder whose namespace maps a
+ * subuid range of 65536 can do the same with setuid() inside it).  4096
+ * uids fill the tally: the next caller's denial, uid 1000's, is neither
+ * in the ring buffer nor in the tally, only stats[lost] moves.
+ */
+#define ATTACK_UID_BASE	20000
+
+static int flood_uids(void)
+{
+	int i, fd;
+
+	for (i = 0; i < 600; i++) {		/* the ring buffer: ~546 */
+		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "f", "GPL", ret0, 2, NULL);
+		if (fd >= 0)
+			return 1;
+	}
+	for (i = 0; i < BPFSIGN_MAX_TALLIES; i++) {
+		if (setresuid(ATTACK_UID_BASE + i, 0, 0))
+			return 2;
+		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "f", "GPL", ret0, 2, NULL);
+		if (fd >= 0 || errno != EPERM)
+			return 3;
+	}
+	return 0;
+}
+
+TEST_EXPLICIT(attack_policy_tally_full_by_uids)
+{
+	struct bpfsign_tally_key key, *prev = NULL, k2;
+	__u64 n[BPFSIGN_STAT_MAX];
+	long entries = 0, victim = 0;
+	struct fixture f;
+	int status, fd;
+	pid_t pid;
+
+	if (!setup_session(&f, false))
+		goto out;
+	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+		goto out;
+	fflush(stdout);
+	pid = fork();
+	if (!pid)
+		_exit(flood_uids());
+	if (!ASSERT_TRUE(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+			 !WEXITSTATUS(status), "root floods with 4096 real uids"))
+		goto out;
+	/* the victim: an unprivileged CAP_BPF caller, after the flood */
+	status_now("deny-unsigned", n);
+	printf("# before the victim: deny %llu tallied %llu lost %llu\n", n[BPFSIGN_STAT_DENY],
+	       n[BPFSIGN_STAT_TALLIED], n[BPFSIGN_STAT_LOST]);
+	ASSERT_EQ(flood_as_cap_bpf_n(1), 0, "uid 1000: its load refused, EPERM");
+	status_now("deny-unsigned", n);
+	fd = bpf_obj_get(PIN_DIR "/deny-unsigned/map_tally");
+	if (!ASSERT_OK(fd, "tally pin"))
+		goto out;
+	while (!bpf_map_get_next_key(fd, prev, &key)) {
+		entries++;
+		if (key.uid == FLOOD_UID)
+			victim++;
+		k2 = key;
+		prev = &k2;
+	}
+	close(fd);
+	printf("# after the victim: deny %llu tallied %llu lost %llu; tally %ld entries, %ld of uid %d\n",
+	       n[BPFSIGN_STAT_DENY], n[BPFSIGN_STAT_TALLIED], n[BPFSIGN_STAT_LOST], entries, victim,
+	       FLOOD_UID);
+	if (!victim)
+		printf("# BYPASS: uid %d's denial left no record naming it (tally full, lost %llu)\n",
+		       FLOOD_UID, n[BPFSIGN_STAT_LOST]);
+	/* the property: the victim's denial is kept, with its uid */
+	ASSERT_EQ(victim, 1, "uid 1000's denial in the tally");
+	ASSERT_EQ(n[BPFSIGN_STAT_LOST], 0, "status: lost");
+out:
+	teardown(&f);
+}
+
+/*
+ * Root without the key: unpin map_stats, map_events and map_tally of an
+ * attached deny-unsigned and pin maps of its own under the same names.
+ * The link stays pinned: the policy still refuses and counts, in its own
+ * maps, but `status` and `log` read the attacker's (nothing binds a pin to
+ * the program of the link, nor checks that it is frozen).
+ */
+TEST_EXPLICIT(attack_policy_repin_fake_maps)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, none);
+	__u64 n[BPFSIGN_STAT_MAX], fake = 0;
+	struct fixture f;
+	__u32 i;
+	int fd;
+
+	if (!setup_session(&f, false))
+		goto out;
+	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+		goto out;
+	ASSERT_ERR(try_unsigned(), EPERM, "a denial before the swap");
+	if (!ASSERT_OK(unlink(PIN_DIR "/deny-unsigned/map_stats"), "rm map_stats") ||
+	    !ASSERT_OK(unlink(PIN_DIR "/deny-unsigned/map_events"), "rm map_events") ||
+	    !ASSERT_OK(unlink(PIN_DIR "/deny-unsigned/map_tally"), "rm map_tally"))
+		goto out;
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "stats", 4, 8, BPFSIGN_STAT_MAX, &none);
+	for (i = 0; fd >= 0 && i < BPFSIGN_STAT_MAX; i++)
+		bpf_map_update_elem(fd, &i, &fake, BPF_ANY);
+	if (!ASSERT_OK(fd, "fake stats") || !ASSERT_OK(bpf_obj_pin(fd, PIN_DIR "/deny-unsigned/map_stats"), "pin"))
+		goto out;
+	close(fd);
+	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0, 4096, &none);
+	if (!ASSERT_OK(fd, "fake events") || !ASSERT_OK(bpf_obj_pin(fd, PIN_DIR "/deny-unsigned/map_events"), "pin"))
+		goto out;
+	close(fd);
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "tally", sizeof(struct bpfsign_tally_key),
+			    sizeof(struct bpfsign_tally), 1, &none);
+	if (!ASSERT_OK(fd, "fake tally") || !ASSERT_OK(bpf_obj_pin(fd, PIN_DIR "/deny-unsigned/map_tally"), "pin"))
+		goto out;
+	close(fd);
+	/* still enforced: the link is pinned */
+	ASSERT_ERR(try_unsigned(), EPERM, "a denial after the swap");
+	status_now("deny-unsigned", n);
+	printf("# status after the swap: deny %llu\n", n[BPFSIGN_STAT_DENY]);
+	if (CLI_OK("log", "log", "deny-unsigned"))
+		printf("# log after the swap: %ld records\n", log_records());
+	if (n[BPFSIGN_STAT_DENY] == 0 && log_records() == 0)
+		printf("# BYPASS: the policy denied 2 loads, status and log show none\n");
+	ASSERT_EQ(n[BPFSIGN_STAT_DENY], 2, "status: the policy's own deny counter");
+	ASSERT_EQ(log_records(), 2, "log: the policy's own records");
+out:
+	teardown(&f);
+}
+
+/*
+ * Root without the key, keyring-allowlist with the shipped
+ * examples/cgroup-unsigned.policy (unsigned allow type cgroup_skb): an
+ * unsigned cgroup_skb program that binds the pinned stats map zeroes
+ * stats[deny] when run by BPF_PROG_TEST_RUN.  The freeze binds bpf(2)
+ * only; an admitted unsigned program of any type writes the map.
+ */
+TEST_EXPLICIT(attack_policy_unsigned_type_rewrites_counters)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = cli_out, .data_size_in = 64);
+	__u64 before[BPFSIGN_STAT_MAX], after[BPFSIGN_STAT_MAX];
+	struct fixture f;
+	int mfd, pfd;
+
+	if (!setup_session(&f, false))
+		goto out;
+	if (!ASSERT_OK(write_policy("keyring allow builtin\nkeyring allow secondary\nunsigned deny\n"
+				    "unsigned allow type cgroup_skb\nunsigned allow type cgroup_device\n"
+				    "children allow\n"), "write") ||
+	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		goto out;
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned socket filter: denied");
+	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	status_now("keyring-allowlist", before);
+	mfd = bpf_obj_get(PIN_DIR "/keyring-allowlist/map_stats");
+	if (!ASSERT_OK(mfd, "stats pin"))
+		goto out;
+	{
+		const struct bpf_insn zero_deny[] = {
+			LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, mfd),
+			ST_MEM(BPF_W, BPF_REG_10, -4, BPFSIGN_STAT_DENY),
+			MOV64_REG(BPF_REG_2, BPF_REG_10),
+			ADD64_IMM(BPF_REG_2, -4),
+			CALL(BPF_FUNC_map_lookup_elem),
+			JEQ_IMM(BPF_REG_0, 0, 1),
+			ST_MEM(BPF_DW, BPF_REG_0, 0, 0),
+			MOV64_IMM(BPF_REG_0, 1),
+			EXIT_INSN(),
+		};
+
+		pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, zero_deny, ARRAY_LEN(zero_deny), NULL);
+	}
+	close(mfd);
+	if (!ASSERT_OK(pfd, "unsigned cgroup_skb binding the frozen stats map: admitted")) {
+		printf("# %.2000s\n", vlog);
+		goto out;
+	}
+	memset(cli_out, 0, 64);
+	ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run");
+	close(pfd);
+	status_now("keyring-allowlist", after);
+	printf("# deny before %llu, after the unsigned writer %llu\n", before[BPFSIGN_STAT_DENY],
+	       after[BPFSIGN_STAT_DENY]);
+	if (after[BPFSIGN_STAT_DENY] == 0 && before[BPFSIGN_STAT_DENY] >= 2)
+		printf("# BYPASS: an unsigned program of an allowed type reset the frozen counter\n");
+	ASSERT_EQ(after[BPFSIGN_STAT_DENY], before[BPFSIGN_STAT_DENY], "stats[deny] unchanged");
+out:
+	teardown(&f);
+}
+
+/*
+ * Root without the key: the events ring buffer's consumer page is mapped
+ * writable (every ring buffer's is); moving consumer_pos back makes `log`
+ * print records it printed already, so log counts more denials than the
+ * policy made (forward, it drops them, and no counter says so).
+ */
+TEST_EXPLICIT(attack_policy_ringbuf_replay)
+{
+	__u64 n[BPFSIGN_STAT_MAX];
+	long first, second;
+	struct fixture f;
+	void *cons;
+	int fd;
+
+	if (!setup_session(&f, false))
+		goto out;
+	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+		goto out;
+	ASSERT_ERR(try_unsigned(), EPERM, "denial 1");
+	ASSERT_ERR(try_unsigned(), EPERM, "denial 2");
+	ASSERT_ERR(try_unsigned(), EPERM, "denial 3");
+	if (!CLI_OK("log", "log", "deny-unsigned"))
+		goto out;
+	first = log_records();
+	fd = bpf_obj_get(PIN_DIR "/deny-unsigned/map_events");
+	if (!ASSERT_OK(fd, "events pin"))
+		goto out;
+	cons = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (!ASSERT_TRUE(cons != MAP_FAILED, "mmap the consumer page writable"))
+		goto out;
+	printf("# consumer_pos %llu, back to 0\n", *(unsigned long long *)cons);
+	*(volatile __u64 *)cons = 0;
+	munmap(cons, getpagesize());
+	if (!CLI_OK("log again", "log", "deny-unsigned"))
+		goto out;
+	second = log_records();
+	status_now("deny-unsigned", n);
+	printf("# log: %ld records, then %ld; status deny %llu\n", first, second, n[BPFSIGN_STAT_DENY]);
+	if (first + second > (long)n[BPFSIGN_STAT_DENY])
+		printf("# BYPASS: log printed %ld deny records for %llu denials\n", first + second,
+		       n[BPFSIGN_STAT_DENY]);
+	ASSERT_EQ(first + second, n[BPFSIGN_STAT_DENY], "records printed = denials");
 out:
 	teardown(&f);
 }
