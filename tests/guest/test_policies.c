@@ -1350,3 +1350,83 @@ TEST_EXPLICIT(attack_policy_ringbuf_replay)
 out:
 	teardown(&f);
 }
+
+/*
+ * The same from a BPF-token holder, root of a user namespace that maps a
+ * subuid range (what newuidmap writes for a user of /etc/subuid):
+ * setresuid() inside the namespace gives a new kernel uid per step, so the
+ * holder alone fills the tally; then root's own denial (uid 0) leaves no
+ * record naming it.
+ */
+static int flood_token_uids(int token_fd, void *arg)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_TOKEN_FD, .token_fd = token_fd);
+	int i, fd;
+
+	(void)arg;
+	for (i = 0; i < 600 + BPFSIGN_MAX_TALLIES; i++) {
+		/* namespace uid u: kernel uid ATTACK_UID_BASE + u; euid stays 0 */
+		/* not the kernel uid it came in with (0 here, a user's own
+		 * uid under newuidmap): only namespace uids 1..4097, mapped to
+		 * the subuid range; the ring buffer's flood is namespace uid 1
+		 */
+		if (setresuid(i < 600 ? 1 : i - 599, 0, 0))
+			return 2;
+		fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "f", "GPL", ret0, 2, &opts);
+		if (fd >= 0 || errno != EPERM) {
+			printf("# load %d: fd %d errno %d\n", i, fd, errno);
+			return 3;
+		}
+	}
+	return 0;
+}
+
+TEST_EXPLICIT(attack_policy_tally_full_by_token_uids)
+{
+	struct bpfsign_tally_key key, *prev = NULL, k2;
+	__u64 n[BPFSIGN_STAT_MAX];
+	long entries = 0, victim = 0;
+	struct fixture f;
+	char map[64];
+	int rc, fd;
+
+	if (!setup_session(&f, false))
+		goto out;
+	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+		goto out;
+	snprintf(map, sizeof(map), "0 %d 65536", ATTACK_UID_BASE);
+	token_idmap = map;
+	rc = run_with_token(flood_token_uids, NULL);
+	token_idmap = NULL;
+	if (!ASSERT_EQ(rc, 0, "token holder floods with 4096 namespace uids"))
+		goto out;
+	/* the victim: root, after the flood */
+	ASSERT_ERR(try_unsigned(), EPERM, "root's unsigned load after the flood");
+	status_now("deny-unsigned", n);
+	fd = bpf_obj_get(PIN_DIR "/deny-unsigned/map_tally");
+	if (!ASSERT_OK(fd, "tally pin"))
+		goto out;
+	while (!bpf_map_get_next_key(fd, prev, &key)) {
+		entries++;
+		if (key.uid == 0) {
+			struct bpfsign_tally v = {};
+
+			victim++;
+			bpf_map_lookup_elem(fd, &key, &v);
+			printf("# uid 0's tally entry: count %llu, first pid %u, last pid %u (this process %d)\n",
+			       (unsigned long long)v.count, v.first_pid, v.last_pid, getpid());
+		}
+		k2 = key;
+		prev = &k2;
+	}
+	close(fd);
+	printf("# after root's denial: deny %llu tallied %llu lost %llu; tally %ld entries, %ld of uid 0\n",
+	       n[BPFSIGN_STAT_DENY], n[BPFSIGN_STAT_TALLIED], n[BPFSIGN_STAT_LOST], entries, victim);
+	if (!victim)
+		printf("# BYPASS: the token holder's flood left root's denial without a record (lost %llu)\n",
+		       n[BPFSIGN_STAT_LOST]);
+	ASSERT_EQ(victim, 1, "root's denial in the tally");
+	ASSERT_EQ(n[BPFSIGN_STAT_LOST], 0, "status: lost");
+out:
+	teardown(&f);
+}
