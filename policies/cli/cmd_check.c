@@ -35,7 +35,7 @@ static void print_policy(const struct policy *pol)
 	int i;
 
 	printf("mode %s\n", pol->permissive ? "permissive" : "enforce");
-	printf("unsigned %s\n", pol->allow_unsigned ? "allow" : "deny");
+	printf("unsigned %s\n", pol->allow_unsigned ? "allow " POLICY_WEAKENS : "deny");
 	/* in type order, not file order: the printed form is a fixed point */
 	for (t = 0; t < BPFSIGN_MAX_PROG_TYPES; t++)
 		if (pol->allow_types & (1ULL << t))
@@ -84,7 +84,8 @@ static const struct exit_code check_exits[] = {
 	POLICY_EXITS,
 	{ EXIT_INVALID, ERR_NONE, "the policy file is malformed (the message names the line), has a\n"
 				  "     signer line, which cannot be enforced, or allows unsigned ext, lsm or\n"
-				  "     syscall programs without 'weakens-policy' on the line" },
+				  "     syscall programs ('unsigned allow', or 'unsigned allow type' of one of\n"
+				  "     them) without 'weakens-policy' on the line" },
 	{ 0, 0, NULL },
 };
 
@@ -97,7 +98,9 @@ const struct cmd cmd_check = {
 		   "why, for each 'unsigned allow type' of a type that weakens the policy\n"
 		   "(ext, lsm, syscall: refused without 'weakens-policy'; tracing, kprobe,\n"
 		   "tracepoint, raw_tracepoint, raw_tracepoint_writable, perf_event,\n"
-		   "struct_ops).  Needs no kernel support and makes no bpf(2) call.",
+		   "struct_ops), and for each of them under a blanket 'unsigned allow', which\n"
+		   "is refused without 'weakens-policy'.  Needs no kernel support and makes\n"
+		   "no bpf(2) call.",
 	.opts = check_opts,
 	.nr_opts = ARRAY_SIZE(check_opts),
 	.exits = check_exits,

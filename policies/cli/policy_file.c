@@ -4,7 +4,10 @@
  *
  *   # comment                       (also after a directive)
  *   mode enforce|permissive          default enforce
- *   unsigned allow|deny              default deny
+ *   unsigned allow [weakens-policy]|deny
+ *                                    default deny; allow admits every type,
+ *                                    ext, lsm and syscall too: it needs
+ *                                    weakens-policy
  *   unsigned allow type NAME [weakens-policy]
  *                                    repeatable: unsigned programs of that type
  *                                    pass even with unsigned deny; NAME as
@@ -302,8 +305,16 @@ static int parse_line(const char *name, int line, char **w, int nw, struct polic
 		err = parse_action(name, line, w[0], nw > 1 ? w[1] : NULL, allow);
 		if (err)
 			return err;
-		if (nw > 2)
+		/* every type: the ones that need weakens-policy singly need it here */
+		if (w[0][0] == 'u' && *allow && nw == 3 && !strcmp(w[2], POLICY_WEAKENS))
+			pol->ack_unsigned = true;
+		else if (nw > 2)
 			return kit_err(-EINVAL, "%s:%d: %s: unexpected '%s'", name, line, w[0], w[2]);
+		else if (w[0][0] == 'u' && *allow)
+			return kit_err(-EINVAL, "%s:%d: unsigned: 'unsigned allow' admits unsigned programs of every type, ext, lsm and syscall included, and weakens the policy (unsigned freplace of signed code, LSM programs of their own, unsigned loaders); end the line with '" POLICY_WEAKENS "' to allow it all the same, or allow only the types you need with 'unsigned allow type NAME'",
+				       name, line);
+		if (w[0][0] == 'u')
+			pol->unsigned_line = line;
 		*seen = line;
 		return 0;
 	}

@@ -27,6 +27,8 @@ struct policy_rule {
 struct policy {
 	bool permissive;
 	bool allow_unsigned;
+	bool ack_unsigned;	/* "unsigned allow weakens-policy" */
+	int unsigned_line;	/* the line of "unsigned allow|deny", 0: none */
 	bool allow_children;
 	__u64 allow_types;	/* bit T: unsigned programs of enum bpf_prog_type T */
 	__u64 ack_types;	/* bit T: its line ends in "weakens-policy" */

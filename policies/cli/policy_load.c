@@ -26,9 +26,14 @@ void policy_warn(const char *prog, const char *path, const struct policy *pol)
 	__u32 t;
 
 	for (t = 0; t < BPFSIGN_MAX_PROG_TYPES; t++) {
-		if (!(pol->allow_types & (1ULL << t)) || !(risk = policy_type_risk(t)))
+		if (!(risk = policy_type_risk(t)))
 			continue;
-		fprintf(stderr, "%s: %s:%d: warning: unsigned allow type %s weakens the policy: %s\n",
-			prog, path, pol->type_lines[t], policy_prog_type_name(t), risk->why);
+		/* the blanket allow admits each of them: one warning each */
+		if (pol->allow_unsigned)
+			fprintf(stderr, "%s: %s:%d: warning: unsigned allow admits type %s, which weakens the policy: %s\n",
+				prog, path, pol->unsigned_line, policy_prog_type_name(t), risk->why);
+		else if (pol->allow_types & (1ULL << t))
+			fprintf(stderr, "%s: %s:%d: warning: unsigned allow type %s weakens the policy: %s\n",
+				prog, path, pol->type_lines[t], policy_prog_type_name(t), risk->why);
 	}
 }

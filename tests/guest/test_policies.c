@@ -428,7 +428,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_file)
 	snprintf(text, sizeof(text),
 		 "# test policy\n"
 		 "mode enforce\n"
-		 "unsigned allow\n"
+		 "unsigned allow weakens-policy\n"
 		 "keyring allow builtin\n"
 		 "keyring allow user serial %d   # this session\n", f.session);
 	if (!ASSERT_OK(write_policy(text), "write " POLICY_FILE) ||

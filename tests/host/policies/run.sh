@@ -105,7 +105,7 @@ t_defaults_and_roundtrip() {
 	cmp -s out want || { echo "defaults:"; diff want out; return 1; }
 	# the printed form is itself a policy that prints the same
 	printf 'keyring allow 7 serial 42 # a future keyring type\nmode permissive\n' > p1
-	printf 'keyring deny user serial 2147483647\r\nchildren deny\nunsigned allow\n' >> p1
+	printf 'keyring deny user serial 2147483647\r\nchildren deny\nunsigned allow weakens-policy\n' >> p1
 	printf 'unsigned allow type lsm weakens-policy\nunsigned allow type socket_filter\n' >> p1
 	run "$cli" check --policy p1 && cp out p2 && expect_rc 0 "p1" || return 1
 	run "$cli" check --policy p2
@@ -193,10 +193,10 @@ t_unsigned_types() {
 	echo "$names" > want
 	cmp -s got want || { echo "order:"; diff want got; return 1; }
 	# with unsigned allow (redundant, accepted) and in either order
-	printf 'unsigned allow type cgroup_skb\nunsigned allow\n' > both.policy
+	printf 'unsigned allow type cgroup_skb\nunsigned allow weakens-policy\n' > both.policy
 	run "$cli" check --policy both.policy
 	expect_rc 0 "unsigned allow type, then unsigned allow" || return 1
-	printf '%s\n' "mode enforce" "unsigned allow" "unsigned allow type cgroup_skb" \
+	printf '%s\n' "mode enforce" "unsigned allow weakens-policy" "unsigned allow type cgroup_skb" \
 		"children allow" > want
 	cmp -s out want || { echo "both:"; diff want out; return 1; }
 	printf 'unsigned deny\nunsigned allow type syscall weakens-policy\nunsigned allow type kprobe\n' > deny.policy
@@ -261,7 +261,8 @@ t_weakening_types() {
 		"unsigned: type cgroup_skb is not one that weakens the policy beyond what it attaches to: remove 'weakens-policy'" &&
 	reject 'unsigned allow type ext weakens\n' 1 "unsigned: unexpected 'weakens'" &&
 	reject 'unsigned allow type ext weakens-policy now\n' 1 "unsigned: unexpected 'now'" &&
-	reject 'unsigned allow weakens-policy\n' 1 "unsigned: unexpected 'weakens-policy'" &&
+	reject 'unsigned deny weakens-policy\n' 1 "unsigned: unexpected 'weakens-policy'" &&
+	reject 'unsigned allow weakens-policy now\n' 1 "unsigned: unexpected 'weakens-policy'" &&
 	# one refused line is the file's only error: the first is reported
 	reject 'unsigned allow type kprobe\nunsigned allow type syscall\nunsigned allow type ext\n' 2 \
 		"unsigned: type syscall weakens the policy" || return 1
@@ -279,6 +280,48 @@ t_weakening_types() {
 	expect_rc 1 "load with a signer line" || return 1
 	expect_err "bpfsign-policy load: warn.policy:1: warning: unsigned allow type tracing weakens the policy" &&
 	expect_err "bpfsign-policy load: warn.policy:2: warning: unsigned allow type ext weakens the policy"
+}
+
+# The blanket allow admits ext, lsm and syscall: refused without
+# weakens-policy like each of them singly (review of issue 42: it passed
+# check silently), and warned about type by type with it.
+t_blanket_unsigned_allow() {
+	local t
+	for body in 'unsigned allow' 'mode enforce\nunsigned allow\nkeyring allow builtin' \
+		'unsigned allow   # comment\n' 'unsigned allow # weakens-policy\n'; do
+		printf "$body\n" > b.policy
+		line=$(grep -n '^unsigned allow' b.policy | cut -d: -f1)
+		run "$cli" check --policy b.policy
+		expect_rc 4 "$body" || return 1
+		expect_err "b.policy:$line: unsigned: 'unsigned allow' admits unsigned programs of every type, ext, lsm and syscall included" ||
+			return 1
+		expect_err "end the line with 'weakens-policy'" || return 1
+		[ ! -s out ] || { echo "$body: printed a policy:"; cat out; return 1; }
+	done
+	# load parses the same way: refused before any bpf() call
+	printf 'unsigned allow\n' > b.policy
+	strace -f -qq -e trace=bpf -o trace "$cli" load keyring-allowlist --policy b.policy \
+		--pin-dir /nonexistent > out 2> err
+	rc=$?
+	expect_rc 1 "load of a blanket allow" &&
+		expect_err "b.policy:1: unsigned: 'unsigned allow' admits unsigned programs of every type" ||
+		return 1
+	! grep -q 'bpf(' trace || { echo "load called bpf():"; cat trace; return 1; }
+	# confirmed: accepted, one warning a weakening type, each naming line 2
+	printf 'mode enforce\nunsigned allow weakens-policy\n' > b.policy
+	run "$cli" check --policy b.policy
+	expect_rc 0 "unsigned allow weakens-policy" || return 1
+	for t in ext lsm syscall tracing kprobe tracepoint raw_tracepoint \
+		raw_tracepoint_writable perf_event struct_ops; do
+		expect_err "bpfsign-policy check: b.policy:2: warning: unsigned allow admits type $t, which weakens the policy: " ||
+			return 1
+	done
+	[ "$(grep -c warning err)" = 10 ] || { echo "not 10 warnings:"; cat err; return 1; }
+	grep -qx 'unsigned allow weakens-policy' out || { echo "printed form:"; cat out; return 1; }
+	# unsigned deny stays quiet
+	printf 'unsigned deny\n' > b.policy
+	run "$cli" check --policy b.policy
+	expect_rc 0 "unsigned deny" && [ ! -s err ] || { echo "unsigned deny warned:"; cat err; return 1; }
 }
 
 t_limits() {
@@ -479,6 +522,7 @@ t "check: defaults, printed form is a fixed point" t_defaults_and_roundtrip
 t "check: malformed lines, with their line numbers" t_malformed
 t "check: unsigned allow type, every UAPI program type" t_unsigned_types
 t "check: weakening unsigned types warn, ext/lsm/syscall need weakens-policy" t_weakening_types
+t "check: blanket unsigned allow needs weakens-policy and warns for each weakening type" t_blanket_unsigned_allow
 t "check: long line, NUL, too many rules, big and missing files" t_limits
 t "--help of every command, options in the man page" t_help
 t "usage errors exit 2" t_usage_errors
