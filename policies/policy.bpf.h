@@ -42,6 +42,17 @@ struct {
 	__type(value, struct bpfsign_tally);
 } tally SEC(".maps");
 
+/* When tally is full (a flood from many uids, or of many reasons): a
+ * count per (decision, stage, prog_type), uid BPFSIGN_ANY_UID.  Every such
+ * key has room, so a later denial is still counted under its reason.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BPFSIGN_MAX_TALLY_ANY);
+	__type(key, struct bpfsign_tally_key);
+	__type(value, struct bpfsign_tally);
+} tally_any SEC(".maps");
+
 static __always_inline void count(__u32 stat)
 {
 	__u64 *n = bpf_map_lookup_elem(&stats, &stat);
@@ -77,10 +88,37 @@ static __always_inline void event_fill(struct bpfsign_event *e, struct bpf_prog 
 }
 
 /*
- * The ring buffer is full: count the record under (uid, reason).  Two
- * CPUs may both miss the lookup; the one whose BPF_NOEXIST insert loses
- * adds to the winner's entry.  Counts are atomic; the last_* fields are
- * informative and may mix two concurrent callers.
+ * Add one to key's entry of map (tally or tally_any), creating it if need
+ * be: 0, or -1 if the map is full.  Two CPUs may both miss the lookup; the
+ * one whose BPF_NOEXIST insert loses adds to the winner's entry.  Counts
+ * are atomic; the last_* fields are informative and may mix two concurrent
+ * callers.
+ */
+static __always_inline int tally_one(void *map, struct bpfsign_tally_key *key, __u32 pid,
+				     __u64 now)
+{
+	struct bpfsign_tally *t, init = {
+		.count = 1, .first_ns = now, .last_ns = now, .first_pid = pid, .last_pid = pid,
+	};
+
+	t = bpf_map_lookup_elem(map, key);
+	if (!t) {
+		bpf_get_current_comm(init.last_comm, sizeof(init.last_comm));
+		if (!bpf_map_update_elem(map, key, &init, BPF_NOEXIST))
+			return 0;
+		t = bpf_map_lookup_elem(map, key);
+		if (!t)
+			return -1;
+	}
+	__sync_fetch_and_add(&t->count, 1);
+	t->last_ns = now;
+	t->last_pid = pid;
+	bpf_get_current_comm(t->last_comm, sizeof(t->last_comm));
+	return 0;
+}
+
+/* The ring buffer is full: count the record under (uid, reason), else
+ * (tally full) under its reason alone in tally_any.
  */
 static __always_inline void tally_add(struct bpf_prog *prog, bool kernel, __u8 policy,
 				      __u8 decision, __u8 stage, int err)
@@ -99,39 +137,31 @@ static __always_inline void tally_add(struct bpf_prog *prog, bool kernel, __u8 p
 	};
 	__u32 pid = bpf_get_current_pid_tgid() >> 32;
 	__u64 now = bpf_ktime_get_boot_ns();
-	struct bpfsign_tally *t, init = {
-		.count = 1, .first_ns = now, .last_ns = now, .first_pid = pid, .last_pid = pid,
+	struct bpfsign_tally_key any = {
+		.uid = BPFSIGN_ANY_UID,
+		.prog_type = key.prog_type,
+		.policy = policy,
+		.decision = decision,
+		.stage = stage,
 	};
 
 	if (BPF_CORE_READ(aux, loader_id)) {
 		key.loader = 1;
 		key.loader_verdict = BPF_CORE_READ(aux, loader_verdict);
 	}
-	t = bpf_map_lookup_elem(&tally, &key);
-	if (!t) {
-		bpf_get_current_comm(init.last_comm, sizeof(init.last_comm));
-		if (!bpf_map_update_elem(&tally, &key, &init, BPF_NOEXIST)) {
-			count(BPFSIGN_STAT_TALLIED);
-			return;
-		}
-		t = bpf_map_lookup_elem(&tally, &key);
-		if (!t) {
-			count(BPFSIGN_STAT_LOST);	/* the tally is full */
-			return;
-		}
-	}
-	__sync_fetch_and_add(&t->count, 1);
-	t->last_ns = now;
-	t->last_pid = pid;
-	bpf_get_current_comm(t->last_comm, sizeof(t->last_comm));
-	count(BPFSIGN_STAT_TALLIED);
+	if (!tally_one(&tally, &key, pid, now) || !tally_one(&tally_any, &any, pid, now))
+		count(BPFSIGN_STAT_TALLIED);
+	else
+		count(BPFSIGN_STAT_LOST);
 }
 
 /* Count the decision and log it: into the ring buffer, else the tally. */
 static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, bool kernel,
 				   __u8 policy, __u8 decision, __u8 stage, int err)
 {
+	__u32 ringed = BPFSIGN_STAT_RINGED;
 	struct bpfsign_event *e;
+	__u64 *n;
 
 	count(decision);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -139,6 +169,11 @@ static __always_inline void record(struct bpf_prog *prog, union bpf_attr *attr, 
 		tally_add(prog, kernel, policy, decision, stage, err);
 		return;
 	}
+	/* numbered in the order the records got their seq, which two CPUs
+	 * may swap against the ring order: log allows for it
+	 */
+	n = bpf_map_lookup_elem(&stats, &ringed);
+	e->seq = n ? __sync_fetch_and_add(n, 1) + 1 : 0;
 	event_fill(e, prog, attr, policy);
 	e->kernel = kernel;
 	e->decision = decision;

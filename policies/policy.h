@@ -17,6 +17,13 @@
  * verdicts, keyrings and errnos), so a flood from one caller is one entry
  */
 #define BPFSIGN_MAX_TALLIES	4096
+/* tally_any entries: the records neither events nor tally had room for,
+ * one per (decision, stage, prog_type) whoever the caller (uid
+ * BPFSIGN_ANY_UID, the other key fields 0): 4 x 4 x 64 keys, all fit, so
+ * no record is ever lost, whatever uids and reasons filled the tally
+ */
+#define BPFSIGN_MAX_TALLY_ANY	(4 * 4 * 64)
+#define BPFSIGN_ANY_UID		0xffffffffU	/* (uid_t)-1, no caller's uid */
 /* bits of bpfsign_allow_config.allow_types: enum bpf_prog_type values below
  * this fit; 6.12 has 33 (UNSPEC to NETFILTER)
  */
@@ -64,6 +71,8 @@ enum bpfsign_policy_id {
 
 struct bpfsign_event {
 	__u64 boot_ns;			/* bpf_ktime_get_boot_ns() */
+	__u64 seq;			/* 1, 2, ...: the policy's records put into
+					 * events, stats[ringed] when reserved */
 	__u32 pid;			/* tgid of the loading process */
 	__u32 uid;
 	char comm[BPFSIGN_COMM_LEN];
@@ -88,7 +97,9 @@ struct bpfsign_event {
  * stats[] indices: decisions, counted by every policy.  Each record a
  * policy makes goes to exactly one place: the "events" ring buffer, else
  * (ring full) a count in the "tally" map (stats[tallied]), else (tally
- * full too) stats[lost] alone.  So for each decision that is recorded,
+ * full too) a count in "tally_any" under its decision, stage and program
+ * type only (stats[tallied] too), else stats[lost] alone: tally_any has a
+ * slot for every such triple of program types below 64.  So for each decision that is recorded,
  * stats[decision] = records put into events + their tally counts + lost.
  * The CLI freezes stats and tally before attaching: bpf(2) cannot reset
  * them.
@@ -98,9 +109,12 @@ enum {
 	BPFSIGN_STAT_DENY	= BPFSIGN_DENY,
 	BPFSIGN_STAT_WOULD_DENY	= BPFSIGN_WOULD_DENY,
 	BPFSIGN_STAT_REJECT	= BPFSIGN_REJECT,
-	BPFSIGN_STAT_LOST	= 4,	/* records in neither events nor tally */
-	BPFSIGN_STAT_TALLIED	= 5,	/* records counted in tally, ring full */
-	BPFSIGN_STAT_MAX	= 6,
+	BPFSIGN_STAT_LOST	= 4,	/* records in neither events nor tally nor
+					 * tally_any (prog_type >= 64 only) */
+	BPFSIGN_STAT_TALLIED	= 5,	/* records counted in tally or tally_any,
+					 * ring full */
+	BPFSIGN_STAT_RINGED	= 6,	/* records put into events: the last seq */
+	BPFSIGN_STAT_MAX	= 7,
 };
 
 /* A "tally" key: who, and why, for the records the ring buffer had no

@@ -169,7 +169,10 @@ boots() {
 		policy_keyring_allowlist_default policy_keyring_allowlist_file \
 		policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
 		policy_audit_log policy_flood_cap_bpf policy_flood_token \
-		policy_key_allowlist
+		policy_key_allowlist \
+		attack_policy_repin_fake_maps attack_policy_ringbuf_replay \
+		attack_policy_unsigned_type_rewrites_counters \
+		attack_policy_tally_full_by_uids attack_policy_tally_full_by_token_uids
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
 		policy_keyring_allowlist_bpf_keyring

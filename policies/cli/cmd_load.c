@@ -14,6 +14,7 @@
 #include "policy_load.h"
 #include "pins.h"
 #include "policies.h"
+#include "policy_maps.h"
 
 #define PIN_DIR_OPT { .name = "pin-dir", .arg = "DIR", .help = "bpffs directory of the pins (default " DEFAULT_PIN_DIR ")" }
 
@@ -186,7 +187,7 @@ static int run_unload(const struct cmd *cmd, const struct parsed *p)
 }
 
 static const char *const stat_names[BPFSIGN_STAT_MAX] = {
-	"allow", "deny", "would-deny", "reject", "lost", "tallied",
+	"allow", "deny", "would-deny", "reject", "lost", "tallied", "ringed",
 };
 
 static void status_links(const char *dir)
@@ -235,47 +236,44 @@ static void status_types(__u64 types)
 	}
 }
 
-static void status_maps(const char *dir)
+/* The policy's own maps (policy_maps.h), not whatever is pinned beside its link */
+static int status_maps(const char *name, const char *dir)
 {
 	struct bpfsign_allow_config cfg;
-	char path[PATH_MAX];
+	struct policy_maps m;
 	__u32 i, zero = 0;
 	__u64 n;
-	int fd;
+	int err;
 
-	if (!pin_path(path, sizeof(path), dir, "map_config") && !access(path, F_OK)) {
-		fd = bpf_obj_get(path);
-		if (fd >= 0 && !bpf_map_lookup_elem(fd, &zero, &cfg)) {
-			printf("  mode %s, unsigned %s, children %s",
-			       cfg.permissive ? "permissive" : "enforce",
-			       cfg.allow_unsigned ? "allow" : "deny",
-			       cfg.allow_children ? "allow" : "deny");
-			status_types(cfg.allow_types);
-			printf("\n");
-		}
-		if (fd >= 0)
-			close(fd);
+	err = policy_maps_open(name, dir, &m);
+	if (err) {
+		printf("  refused: %s\n", kit_last_error());
+		return err;
 	}
-	if (pin_path(path, sizeof(path), dir, "map_stats"))
-		return;
-	fd = bpf_obj_get(path);
-	if (fd < 0)
-		return;
+	if (m.fd[PM_CONFIG] >= 0 && !bpf_map_lookup_elem(m.fd[PM_CONFIG], &zero, &cfg)) {
+		printf("  mode %s, unsigned %s, children %s",
+		       cfg.permissive ? "permissive" : "enforce",
+		       cfg.allow_unsigned ? "allow" : "deny",
+		       cfg.allow_children ? "allow" : "deny");
+		status_types(cfg.allow_types);
+		printf("\n");
+	}
 	printf(" ");
 	for (i = 0; i < BPFSIGN_STAT_MAX; i++) {
 		n = 0;
-		bpf_map_lookup_elem(fd, &i, &n);
+		bpf_map_lookup_elem(m.fd[PM_STATS], &i, &n);
 		printf(" %s %llu", stat_names[i], (unsigned long long)n);
 	}
 	printf("\n");
-	close(fd);
+	policy_maps_close(&m);
+	return 0;
 }
 
 static int run_status(const struct cmd *cmd, const struct parsed *p)
 {
 	char dir[PATH_MAX];
 	struct stat st;
-	int i, err;
+	int i, err, first = 0;
 
 	(void)cmd;
 	for (i = 0; i < nr_policy_descs; i++) {
@@ -288,9 +286,14 @@ static int run_status(const struct cmd *cmd, const struct parsed *p)
 		}
 		printf("%s: loaded, pinned in %s\n", policy_descs[i].name, dir);
 		status_links(dir);
-		status_maps(dir);
+		err = status_maps(policy_descs[i].name, dir);
+		if (err && !first) {
+			first = err;
+			kit_err(err, "%s", kit_last_error());
+		}
 	}
-	return 0;
+	/* the first refusal, reported once more on stderr with the exit code */
+	return first;
 }
 
 const struct cmd cmd_load = {
@@ -327,7 +330,10 @@ const struct cmd cmd_status = {
 	.prog = "bpfsign-policy",
 	.name = "status",
 	.run = run_status,
-	.summary = "List the policies pinned in DIR: their links and programs, mode and counters.",
+	.summary = "List the policies pinned in DIR: their links and programs, mode and counters,\n"
+		   "read from the maps of the program of the pinned link.  Refuses (non-zero\n"
+		   "exit, naming the pin) a map pin that is not that program's map, or a\n"
+		   "counter map that is not frozen.",
 	.opts = pin_dir_opts,
 	.nr_opts = ARRAY_SIZE(pin_dir_opts),
 	.exits = policy_exits,

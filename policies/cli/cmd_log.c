@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -22,11 +23,15 @@
 #include "out.h"
 #include "pins.h"
 #include "policies.h"
+#include "policy_maps.h"
 
-enum { G_PIN_DIR, G_FOLLOW, G_COUNT };
+enum { G_PIN_DIR, G_STATE_DIR, G_FOLLOW, G_COUNT };
+
+#define DEFAULT_STATE_DIR "/run/bpfsign-policy"
 
 static const struct opt log_opts[] = {
 	[G_PIN_DIR] = { .name = "pin-dir", .arg = "DIR", .help = "bpffs directory of the pins (default " DEFAULT_PIN_DIR ")" },
+	[G_STATE_DIR] = { .name = "state-dir", .arg = "DIR", .help = "where log keeps the last seq it printed, per policy (default " DEFAULT_STATE_DIR ")" },
 	[G_FOLLOW] = { .name = "follow", .help = "wait for new records (until --count or a signal)" },
 	[G_COUNT] = { .name = "count", .arg = "N", .help = "stop after N records" },
 };
@@ -34,6 +39,11 @@ static const struct opt log_opts[] = {
 struct log_state {
 	__u64 realtime_minus_boot;	/* ns */
 	long max, printed;
+	__u64 hi_start;			/* the last seq an earlier log printed */
+	__u64 *seqs;			/* the seqs this run printed */
+	size_t nr_seqs, cap;
+	long replayed;			/* records at or below hi_start, or twice */
+	bool nomem;
 };
 
 #define COUNT_REACHED 1000
@@ -161,7 +171,11 @@ static void print_tally(const struct log_state *st, const struct tally_entry *t)
 	out_str(&o, "last", last);
 	out_int(&o, "last_boot_ns", (long long)t->val.last_ns);
 	out_str(&o, "policy", NAME_OF(policy_names, t->key.policy));
-	out_int(&o, "uid", t->key.uid);
+	/* tally_any: the tally was full, any caller (the last one's pid) */
+	if (t->key.uid == BPFSIGN_ANY_UID)
+		out_null(&o, "uid");
+	else
+		out_int(&o, "uid", t->key.uid);
 	out_int(&o, "first_pid", t->val.first_pid);
 	out_int(&o, "last_pid", t->val.last_pid);
 	out_str(&o, "last_comm", comm);
@@ -175,7 +189,12 @@ static void print_tally(const struct log_state *st, const struct tally_entry *t)
 		out_null(&o, "loader_verdict");
 	out_str(&o, "decision", NAME_OF(decisions, t->key.decision));
 	out_str(&o, "stage", NAME_OF(stages, t->key.stage));
-	out_errno(&o, t->key.err);
+	if (t->key.uid == BPFSIGN_ANY_UID) {
+		out_null(&o, "errno");
+		out_null(&o, "error");
+	} else {
+		out_errno(&o, t->key.err);
+	}
 	out_end(&o);
 }
 
@@ -188,49 +207,206 @@ static int by_first_seen(const void *a, const void *b)
 	return memcmp(&x->key, &y->key, sizeof(x->key));
 }
 
-/* The whole tally, oldest entry first. */
-static int print_tallies(const struct log_state *st, const char *path)
+/* The entries of a tally map (tally or tally_any) into tab from *n */
+static int read_tally(const char *what, int fd, struct tally_entry *tab, int max, int *n)
 {
 	struct bpfsign_tally_key key, *prev = NULL;
-	struct tally_entry *tab;
-	int fd, n = 0, i, err = 0;
 
-	fd = bpf_obj_get(path);
-	if (fd < 0)
-		return kit_err(-errno, "%s: %s", path, strerror(errno));
-	tab = calloc(BPFSIGN_MAX_TALLIES, sizeof(*tab));
-	if (!tab) {
-		close(fd);
-		return kit_err(-ENOMEM, "%s: out of memory", path);
-	}
-	while (n < BPFSIGN_MAX_TALLIES && !bpf_map_get_next_key(fd, prev, &key)) {
-		tab[n].key = key;
-		prev = &tab[n].key;
+	while (*n < max && !bpf_map_get_next_key(fd, prev, &key)) {
+		tab[*n].key = key;
+		prev = &tab[*n].key;
 		/* entries are never deleted: every key found has a value */
-		if (bpf_map_lookup_elem(fd, &key, &tab[n].val)) {
-			err = kit_err(-errno, "%s: lookup: %s", path, strerror(errno));
-			goto out;
-		}
-		n++;
+		if (bpf_map_lookup_elem(fd, &key, &tab[*n].val))
+			return kit_err(-errno, "%s: lookup: %s", what, strerror(errno));
+		(*n)++;
 	}
-	qsort(tab, n, sizeof(*tab), by_first_seen);
-	for (i = 0; i < n; i++)
-		print_tally(st, &tab[i]);
-out:
+	return 0;
+}
+
+/* The whole tally and tally_any, oldest entry first. */
+static int print_tallies(const struct log_state *st, const char *name, const struct policy_maps *m)
+{
+	int max = BPFSIGN_MAX_TALLIES + BPFSIGN_MAX_TALLY_ANY, n = 0, i, err;
+	struct tally_entry *tab;
+
+	tab = calloc(max, sizeof(*tab));
+	if (!tab)
+		return kit_err(-ENOMEM, "%s: tally: out of memory", name);
+	err = read_tally("tally", m->fd[PM_TALLY], tab, BPFSIGN_MAX_TALLIES, &n);
+	if (!err && m->fd[PM_TALLY_ANY] >= 0)
+		err = read_tally("tally_any", m->fd[PM_TALLY_ANY], tab, max, &n);
+	if (!err) {
+		qsort(tab, n, sizeof(*tab), by_first_seen);
+		for (i = 0; i < n; i++)
+			print_tally(st, &tab[i]);
+	}
 	free(tab);
-	close(fd);
 	return err;
 }
 
 static int on_event(void *ctx, void *data, size_t size)
 {
+	const struct bpfsign_event *e = data;
 	struct log_state *st = ctx;
+	__u64 *more;
 
 	if (size < sizeof(struct bpfsign_event))
 		return 0;	/* a record of another layout: skip it */
+	/* printed by an earlier log: the consumer position was moved back */
+	if (e->seq <= st->hi_start) {
+		st->replayed++;
+		return 0;
+	}
+	if (st->nr_seqs == st->cap) {
+		more = realloc(st->seqs, (st->cap ? st->cap * 2 : 1024) * sizeof(*more));
+		if (!more) {
+			st->nomem = true;
+			return -ENOMEM;
+		}
+		st->seqs = more;
+		st->cap = st->cap ? st->cap * 2 : 1024;
+	}
+	st->seqs[st->nr_seqs++] = e->seq;
 	print_event(st, data);
 	st->printed++;
 	return st->max && st->printed >= st->max ? -COUNT_REACHED : 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* DIR/NAME.seq: "PROG_ID SEQ", the last seq log printed of that program */
+static void state_path(char *buf, size_t size, const char *dir, const char *name)
+{
+	snprintf(buf, size, "%s/%s.seq", dir, name);
+}
+
+static __u64 state_read(const char *path, __u32 prog_id)
+{
+	unsigned long long seq = 0;
+	unsigned int id = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return 0;
+	/* another load of the policy numbers from 1 again */
+	if (fscanf(f, "%u %llu", &id, &seq) != 2 || id != prog_id)
+		seq = 0;
+	fclose(f);
+	return seq;
+}
+
+static void state_write(const char *dir, const char *path, __u32 prog_id, __u64 seq)
+{
+	char tmp[PATH_MAX + 8];
+	FILE *f;
+
+	/* and its parent, /run in an initramfs that has none yet */
+	if (mkdir(dir, 0700) && errno == ENOENT) {
+		snprintf(tmp, sizeof(tmp), "%s", dir);
+		if (strrchr(tmp, '/') && strrchr(tmp, '/') != tmp) {
+			*strrchr(tmp, '/') = 0;
+			mkdir(tmp, 0755);
+		}
+		mkdir(dir, 0700);
+	}
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		goto fail;
+	fprintf(f, "%u %llu\n", prog_id, (unsigned long long)seq);
+	if (fclose(f) || rename(tmp, path))
+		goto fail;
+	return;
+fail:
+	fprintf(stderr, "bpfsign-policy log: warning: %s: %s: the next log cannot tell replayed records\n",
+		path, strerror(errno));
+}
+
+/*
+ * The last line: what the seqs and the counters say about the records.
+ * Every record has a seq 1, 2, ... in the order it was reserved: a seq
+ * an earlier log printed (state file) or printed twice is "replayed"
+ * (someone moved the ring buffer's consumer position back), a seq never
+ * printed is "missing" (moved forward, or read by another consumer).  And
+ * stats: each decision recorded (allow only by audit-log) is ringed,
+ * tallied or lost.  Non-zero
+ * replayed or missing, or counters that do not add up: -EBADMSG.
+ */
+static int summary(const struct policy_desc *d, struct log_state *st, const struct policy_maps *m,
+		   __u64 ringed_before, bool drained, __u64 *hi)
+{
+	__u64 n[BPFSIGN_STAT_MAX], recorded, max, missing = 0, uniq = 0;
+	int tries;
+	struct out o;
+	size_t i;
+	__u32 k;
+
+	/* a load between count(decision) and its ring buffer or tally count
+	 * makes them differ for a moment: only a lasting difference counts
+	 */
+	for (tries = 0; tries < 5; tries++) {
+		if (tries)
+			usleep(20000);
+		memset(n, 0, sizeof(n));
+		recorded = 0;
+		for (k = 0; k < BPFSIGN_STAT_MAX; k++)
+			bpf_map_lookup_elem(m->fd[PM_STATS], &k, &n[k]);
+		/* deny-unsigned and keyring-allowlist count their allows,
+		 * record only the rest
+		 */
+		for (k = d->records_allow ? BPFSIGN_STAT_ALLOW : BPFSIGN_STAT_DENY;
+		     k <= BPFSIGN_STAT_REJECT; k++)
+			recorded += n[k];
+		if (recorded == n[BPFSIGN_STAT_RINGED] + n[BPFSIGN_STAT_TALLIED] +
+				n[BPFSIGN_STAT_LOST])
+			break;
+	}
+	qsort(st->seqs, st->nr_seqs, sizeof(*st->seqs), cmp_u64);
+	for (i = 0; i < st->nr_seqs; i++) {
+		if (i && st->seqs[i] == st->seqs[i - 1])
+			st->replayed++;
+		else
+			uniq++;
+	}
+	max = st->nr_seqs ? st->seqs[st->nr_seqs - 1] : st->hi_start;
+	/* all read: every seq reserved before log started should have been
+	 * printed (not stats[ringed] now: later loads may still be writing)
+	 */
+	if (drained && ringed_before > max)
+		max = ringed_before;
+	if (max > st->hi_start + uniq)
+		missing = max - st->hi_start - uniq;
+	*hi = max;
+
+	out_begin_record(&o, stdout);
+	out_str(&o, "summary", d->name);
+	out_int(&o, "prog_id", m->prog_id);
+	out_int(&o, "printed", st->printed);
+	out_int(&o, "replayed", st->replayed);
+	out_int(&o, "missing", missing);
+	out_int(&o, "last_seq", max);
+	out_int(&o, "ringed", n[BPFSIGN_STAT_RINGED]);
+	out_int(&o, "tallied", n[BPFSIGN_STAT_TALLIED]);
+	out_int(&o, "lost", n[BPFSIGN_STAT_LOST]);
+	out_int(&o, "recorded", recorded);
+	out_bool(&o, "consistent", recorded == n[BPFSIGN_STAT_RINGED] + n[BPFSIGN_STAT_TALLIED] +
+					      n[BPFSIGN_STAT_LOST]);
+	out_end(&o);
+	if (st->replayed || missing)
+		return kit_err(-EBADMSG, "%s: %ld records replayed (printed by an earlier log, or twice), %llu missing (never printed): the ring buffer's consumer position was moved",
+			       d->name, st->replayed, (unsigned long long)missing);
+	if (recorded != n[BPFSIGN_STAT_RINGED] + n[BPFSIGN_STAT_TALLIED] + n[BPFSIGN_STAT_LOST])
+		return kit_err(-EBADMSG, "%s: counters do not add up: %llu recorded, %llu ringed + %llu tallied + %llu lost: written by a program other than the policy",
+			       d->name, (unsigned long long)recorded,
+			       (unsigned long long)n[BPFSIGN_STAT_RINGED],
+			       (unsigned long long)n[BPFSIGN_STAT_TALLIED],
+			       (unsigned long long)n[BPFSIGN_STAT_LOST]);
+	return 0;
 }
 
 static __u64 clock_ns(clockid_t id)
@@ -247,9 +423,14 @@ static int run_log(const struct cmd *cmd, const struct parsed *p)
 	const char *dir = p->val[G_PIN_DIR] ? p->val[G_PIN_DIR] : DEFAULT_PIN_DIR;
 	struct log_state st = {};
 	struct ring_buffer *rb;
-	char pdir[PATH_MAX], path[PATH_MAX], tpath[PATH_MAX];
+	const char *sdir = p->val[G_STATE_DIR] ? p->val[G_STATE_DIR] : DEFAULT_STATE_DIR;
+	char pdir[PATH_MAX], path[PATH_MAX], spath[PATH_MAX];
+	struct policy_maps m;
+	__u32 ringed_key = BPFSIGN_STAT_RINGED;
+	__u64 hi, ringed_before = 0;
+	bool drained;
 	char *end;
-	int fd, err;
+	int err, err2;
 
 	if (!d)
 		return usage_error(cmd, "unknown policy '%s'", p->args[0]);
@@ -261,32 +442,46 @@ static int run_log(const struct cmd *cmd, const struct parsed *p)
 	}
 	err = pin_path(pdir, sizeof(pdir), dir, d->name);
 	err = err ?: pin_path(path, sizeof(path), pdir, "map_events");
-	err = err ?: pin_path(tpath, sizeof(tpath), pdir, "map_tally");
 	if (err)
 		return err;
-	fd = bpf_obj_get(path);
-	if (fd < 0)
-		return kit_err(-errno, "%s: not loaded? %s: %s", d->name, path, strerror(errno));
+	if (access(pdir, F_OK))
+		return kit_err(-errno, "%s: not loaded? %s: %s", d->name, pdir, strerror(errno));
+	/* the maps of the policy's program, never a map pin alone */
+	err = policy_maps_open(d->name, pdir, &m);
+	if (err)
+		return err;
+	state_path(spath, sizeof(spath), sdir, d->name);
+	st.hi_start = state_read(spath, m.prog_id);
 	st.realtime_minus_boot = clock_ns(CLOCK_REALTIME) - clock_ns(CLOCK_BOOTTIME);
-	rb = ring_buffer__new(fd, on_event, &st, NULL);
+	rb = ring_buffer__new(m.fd[PM_EVENTS], on_event, &st, NULL);
 	if (!rb) {
 		err = kit_err(-errno, "%s: ring buffer: %s", path, strerror(errno));
 		goto out;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	bpf_map_lookup_elem(m.fd[PM_STATS], &ringed_key, &ringed_before);
 	err = ring_buffer__consume(rb);
 	while (p->val[G_FOLLOW] && err >= 0 && !stop)
 		err = ring_buffer__poll(rb, 200);
+	drained = err >= 0 && !p->val[G_FOLLOW];
 	if (err == -COUNT_REACHED || (err == -EINTR && stop))
 		err = 0;
-	if (err < 0)
+	if (st.nomem)
+		err = kit_err(-ENOMEM, "%s: out of memory", d->name);
+	else if (err < 0)
 		err = kit_err(err, "%s: ring buffer: %s", path, strerror(-err));
 	else
-		err = print_tallies(&st, tpath);
+		err = print_tallies(&st, d->name, &m);
 	ring_buffer__free(rb);
+	if (!err) {
+		err2 = summary(d, &st, &m, ringed_before, drained, &hi);
+		state_write(sdir, spath, m.prog_id, hi);
+		err = err2;
+	}
 out:
-	close(fd);
+	free(st.seqs);
+	policy_maps_close(&m);
 	return err;
 }
 
@@ -299,7 +494,12 @@ const struct cmd cmd_log = {
 		   "loader_id, loader_verdict, loader_keyring, decision, stage, errno, digest\n"
 		   "(bpfsign-policy(8)).  Then the tally of the records the ring buffer had\n"
 		   "no room for, one line per caller uid and reason, with \"tally\" (the\n"
-		   "count), first and last time and pid; it is not consumed.\n"
+		   "count), first and last time and pid; it is not consumed.  When the tally\n"
+		   "is full too, per reason alone (\"uid\": null, any caller).\n"
+		   "Last, a \"summary\" line: records replayed (a seq an earlier log printed:\n"
+		   "the consumer position was moved back) or missing (a seq never printed),\n"
+		   "and whether recorded = ringed + tallied + lost in the counters; exit\n"
+		   "non-zero if not.  The last seq printed is kept in --state-dir.\n"
 		   "Without --follow, print what is buffered and exit.",
 	.opts = log_opts,
 	.nr_opts = ARRAY_SIZE(log_opts),

@@ -36,22 +36,27 @@ static int attach_err(const struct policy_desc *d, int err)
  * BPF_OBJ_GET or BPF_MAP_GET_FD_BY_ID hand root a writable one.  The
  * policy's programs still write them: a freeze binds the syscall side.
  */
-static int freeze_counters(const struct policy_desc *d, int stats_fd, int tally_fd)
+static int freeze_counters(const struct policy_desc *d, int stats_fd, int tally_fd,
+			   int tally_any_fd)
 {
 	if (bpf_map_freeze(stats_fd))
 		return kit_err(-errno, "%s: freeze map 'stats': %s", d->name, strerror(errno));
 	if (bpf_map_freeze(tally_fd))
 		return kit_err(-errno, "%s: freeze map 'tally': %s", d->name, strerror(errno));
+	if (bpf_map_freeze(tally_any_fd))
+		return kit_err(-errno, "%s: freeze map 'tally_any': %s", d->name, strerror(errno));
 	return 0;
 }
 
-#define FREEZE_COMMON(d, s) freeze_counters(d, (s)->maps.stats.map_fd, (s)->maps.tally.map_fd)
+#define FREEZE_COMMON(d, s) freeze_counters(d, (s)->maps.stats.map_fd, (s)->maps.tally.map_fd, \
+					    (s)->maps.tally_any.map_fd)
 
 /* Pin the shared maps of every policy, then its links. */
 #define PIN_COMMON(dir, s) ({							\
 	int ___e = pin_fd(dir, "map_events", (s)->maps.events.map_fd);		\
 	___e = ___e ?: pin_fd(dir, "map_stats", (s)->maps.stats.map_fd);	\
 	___e = ___e ?: pin_fd(dir, "map_tally", (s)->maps.tally.map_fd);	\
+	___e = ___e ?: pin_fd(dir, "map_tally_any", (s)->maps.tally_any.map_fd); \
 	___e;									\
 })
 
@@ -214,9 +219,9 @@ out:
 }
 
 const struct policy_desc policy_descs[] = {
-	{ "deny-unsigned", false, load_deny_unsigned },
-	{ "keyring-allowlist", true, load_keyring_allowlist },
-	{ "audit-log", false, load_audit_log },
+	{ "deny-unsigned", false, false, load_deny_unsigned },
+	{ "keyring-allowlist", true, false, load_keyring_allowlist },
+	{ "audit-log", false, true, load_audit_log },
 };
 const int nr_policy_descs = ARRAY_SIZE(policy_descs);
 

@@ -17,6 +17,8 @@ struct load_args {
 struct policy_desc {
 	const char *name;		/* "deny-unsigned" */
 	bool has_policy_file;		/* takes --policy */
+	bool records_allow;		/* its allows are records too, not only
+					 * counted (audit-log) */
 	/* Load, configure, attach and pin into args->dir; on failure nothing
 	 * stays attached (the caller removes what was pinned).
 	 */
