@@ -14,12 +14,12 @@ enum { PM_EVENTS, PM_STATS, PM_TALLY, PM_TALLY_ANY, PM_CONFIG, PM_MAX };
 struct policy_maps {
 	int fd[PM_MAX];		/* -1: the program has no such map */
 	__u32 id[PM_MAX];
-	__u32 prog_id;
+	__u32 prog_id;		/* a program of the policy's links */
 };
 
 /*
- * From the first link_* pin in dir: its program, the program's maps by
- * name.  Refused (-ESTALE, the message names the pin) when a map_* pin of
+ * From the link_* pins in dir: their programs, and those programs' maps
+ * by name (prog_id: one of the programs, for messages and log's state).  Refused (-ESTALE, the message names the pin) when a map_* pin of
  * dir is not the program's map of that name (a missing pin is
  * fine: the program's map is read), and (-EPERM) when stats,
  * tally or tally_any is not frozen.  -ENOENT: no link pinned.
