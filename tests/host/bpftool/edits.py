@@ -134,7 +134,7 @@ EDITS = [
     ('bt', 'bt_data_continuation_spaces',
      [('static const char opts_data[] __attribute__((__aligned__(8))) = "\\\n',
        'static const char opts_data[] __attribute__((__aligned__(8))) = "\\\n  ')],
-     'data 3754 bytes'),
+     'data +2 bytes'),
     # bpftool: a second opts_insn[] in an inner block, around bpftool's assignments
     ('bt', 'bt_inner_opts_insn',
      [('\topts.insns_sz = sizeof(opts_insn) - 1;\n\topts.insns = (void *)opts_insn;\n',
