@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile review of issue 40 (the key that verified a program, "key allow").
+ *
+ * Attacker: team B, whose key (signing-ec, in .builtin_trusted_keys) a site
+ * shares a keyring with team A (signing), and root on the host (uid 0 may
+ * add to .secondary_trusted_keys any certificate a builtin or secondary key
+ * signed; no CA bit is asked for).  The site trusts the builtin and secondary
+ * keyrings (the audit's default) and admits only team A: "key allow A".
+ *
+ * Team B mints, with its own key, a certificate for a fresh key that carries
+ * team A's subjectKeyIdentifier, enrols it in .secondary_trusted_keys and
+ * signs with the fresh key against keyring 1.  Keys directly in the secondary
+ * keyring are searched before the builtin keyring it links, so the trust
+ * check finds the clone, verifies with it and the kernel records A's id:
+ * fdinfo, the audit record and aux->sig_key name team A, and keyring-allowlist
+ * admits team B's program as team A's.
+ *
+ * These tests assert the property the issue promises and FAIL on the code
+ * of 0063-0067: explicit, in no boot of scripts/run-tests.sh.  Run them with
+ *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_sig_key_secondary_skid_clone \
+ *	attack_key_allow_secondary_skid_clone
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <keyutils.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+#include <bpf/bpf.h>
+
+#include "runner.h"
+#include "util.h"
+#include "sign.h"
+#include "signed.h"
+
+#define CLI		"/tests/bpfsign-policy"
+#define CLONE_POLICY	"/tmp/attack-clone.policy"
+#define CLONE		"attack-clone-a"
+
+static char out[65536];
+
+static int cli(const char *arg, ...)
+{
+	const char *argv[16] = { CLI };
+	int argc = 1, fd, status;
+	ssize_t n, len = 0;
+	va_list ap;
+	pid_t pid;
+
+	va_start(ap, arg);
+	for (; arg && argc < 15; arg = va_arg(ap, const char *))
+		argv[argc++] = arg;
+	va_end(ap);
+	argv[argc] = NULL;
+	fd = open("/tmp/attack-clone.out", O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		close(fd);
+		return -1;
+	}
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, out + len, sizeof(out) - 1 - len)) > 0)
+		len += n;
+	out[len] = 0;
+	close(fd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static const char *fdinfo(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[256];
+	size_t klen = strlen(key);
+	FILE *f;
+
+	val[0] = 0;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return val;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) || line[klen] != ':' || line[klen + 1] != '\t')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(val, len, "%s", line + klen + 2);
+		break;
+	}
+	fclose(f);
+	return val;
+}
+
+static X509 *read_cert(const char *name)
+{
+	unsigned char *der = NULL;
+	const unsigned char *p;
+	int len = cert_der(name, &der);
+	X509 *x;
+
+	if (len < 0)
+		return NULL;
+	p = der;
+	x = d2i_X509(NULL, &p, len);
+	OPENSSL_free(der);
+	return x;
+}
+
+static void skid_hex(X509 *x, char *hex)
+{
+	const ASN1_OCTET_STRING *s = X509_get0_subject_key_id(x);
+	int i, n = 0;
+
+	hex[0] = 0;
+	for (i = 0; s && i < ASN1_STRING_length(s); i++)
+		n += sprintf(hex + n, "%02x", ASN1_STRING_get0_data(s)[i]);
+}
+
+/* The serial of .secondary_trusted_keys in /proc/keys, or -1 */
+static long secondary_keyring(void)
+{
+	char line[512];
+	unsigned long serial;
+	long found = -1;
+	FILE *f = fopen("/proc/keys", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, " .secondary_trusted_keys") && sscanf(line, "%lx", &serial) == 1) {
+			found = serial;
+			break;
+		}
+	fclose(f);
+	return found;
+}
+
+/*
+ * Team B's certificate for a fresh P-256 key, issued and signed by
+ * /tests/keys/signing-ec (team B), with the subjectKeyIdentifier of
+ * /tests/keys/signing (team A): /tests/keys/CLONE.{crt,key}.
+ */
+static bool mint_clone(void)
+{
+	X509 *a = read_cert("signing"), *b = read_cert("signing-ec"), *x = X509_new();
+	EVP_PKEY *bkey = NULL, *key = EVP_EC_gen("P-256");
+	X509_EXTENSION *ext;
+	X509V3_CTX ctx;
+	bool ok = false;
+	FILE *f;
+
+	f = fopen("/tests/keys/signing-ec.key", "r");
+	bkey = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
+	if (f)
+		fclose(f);
+	if (!a || !b || !x || !key || !bkey)
+		goto out;
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 40400);
+	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC,
+				   (const unsigned char *)"team B posing as team A", -1, -1, 0);
+	X509_set_issuer_name(x, X509_get_subject_name(b));
+	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24 * 365);
+	X509_set_pubkey(x, key);
+	/* team A's skid, verbatim */
+	ext = X509_EXTENSION_create_by_NID(NULL, NID_subject_key_identifier, 0,
+		X509_EXTENSION_get_data(X509_get_ext(a, X509_get_ext_by_NID(a, NID_subject_key_identifier, -1))));
+	if (!ext || !X509_add_ext(x, ext, -1))
+		goto out;
+	X509_EXTENSION_free(ext);
+	/* the secondary keyring finds the issuer by this: team B's key */
+	X509V3_set_ctx(&ctx, b, x, NULL, NULL, 0);
+	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_authority_key_identifier, "keyid:always");
+	if (!ext || !X509_add_ext(x, ext, -1))
+		goto out;
+	X509_EXTENSION_free(ext);
+	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_key_usage, "critical,digitalSignature");
+	if (!ext || !X509_add_ext(x, ext, -1))
+		goto out;
+	X509_EXTENSION_free(ext);
+	if (!X509_sign(x, bkey, EVP_sha256()))
+		goto out;
+	f = fopen("/tests/keys/" CLONE ".crt", "w");
+	ok = f && PEM_write_X509(f, x);
+	if (f)
+		fclose(f);
+	f = fopen("/tests/keys/" CLONE ".key", "w");
+	ok = ok && f && PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL);
+	if (f)
+		fclose(f);
+out:
+	X509_free(a);
+	X509_free(b);
+	X509_free(x);
+	EVP_PKEY_free(key);
+	EVP_PKEY_free(bkey);
+	return ok;
+}
+
+/* The clone, enrolled in .secondary_trusted_keys: its serial, or -1 */
+static key_serial_t enrol_clone(long *secondary)
+{
+	unsigned char *der = NULL;
+	key_serial_t k;
+	int len;
+
+	*secondary = secondary_keyring();
+	if (!ASSERT_GE(*secondary, 1, ".secondary_trusted_keys in /proc/keys"))
+		return -1;
+	if (!ASSERT_TRUE(mint_clone(), "team B mints a cert with team A's skid"))
+		return -1;
+	len = cert_der(CLONE, &der);
+	k = add_key("asymmetric", "bpfsign-attack-clone", der, len, *secondary);
+	OPENSSL_free(der);
+	if (!ASSERT_GE(k, 1, "root adds it to .secondary_trusted_keys (signed by a builtin key)"))
+		return -1;
+	return k;
+}
+
+/* A load signed by key NAME against keyring: fd, or -errno */
+static int signed_load(const char *name, int keyring)
+{
+	struct load l;
+	int fd;
+
+	if (!make_load(&l, 1, name, keyring))
+		return -EINVAL;
+	fd = sys_prog_load(&l);
+	if (fd < 0)
+		fd = -errno;
+	free_load(&l);
+	return fd;
+}
+
+/*
+ * The recorded key id names a key that is not team A's: the program is team
+ * B's, signed by the clone, yet fdinfo says sig_key = team A's skid.
+ */
+TEST_EXPLICIT(attack_sig_key_secondary_skid_clone)
+{
+	char a_skid[160], v[160];
+	long secondary;
+	key_serial_t clone;
+	X509 *a = read_cert("signing");
+	int fd;
+
+	if (!ASSERT_TRUE(a, "signing.crt"))
+		return;
+	skid_hex(a, a_skid);
+	X509_free(a);
+	clone = enrol_clone(&secondary);
+	if (clone < 0)
+		return;
+	fd = signed_load(CLONE, SECONDARY);
+	if (fd >= 0) {
+		char kr[32], ser[32];
+
+		fdinfo(fd, "sig_keyring", kr, sizeof(kr));
+		fdinfo(fd, "sig_key_serial", ser, sizeof(ser));
+		fdinfo(fd, "sig_key", v, sizeof(v));
+		printf("  clone load admitted: sig_keyring=%s sig_key=%s sig_key_serial=%s (clone %d)\n",
+		       kr, v, ser, clone);
+		/* the property: an id that names team A is team A's key */
+		ASSERT_TRUE(strcmp(v, a_skid),
+			    "fdinfo sig_key of team B's program must not be team A's key id");
+		close(fd);
+	}
+	keyctl_unlink(clone, secondary);
+}
+
+/*
+ * "keyring allow builtin / keyring allow secondary / key allow A": team B's
+ * own key is refused (the key rule is live), its clone of A's id must be too.
+ */
+TEST_EXPLICIT(attack_key_allow_secondary_skid_clone)
+{
+	char a_skid[160], text[512];
+	struct stat st;
+	long secondary;
+	key_serial_t clone;
+	X509 *a = read_cert("signing");
+	int fd;
+
+	if (!ASSERT_TRUE(a, "signing.crt"))
+		return;
+	skid_hex(a, a_skid);
+	X509_free(a);
+	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
+		cli("unload", "keyring-allowlist", NULL);
+	clone = enrol_clone(&secondary);
+	if (clone < 0)
+		return;
+	snprintf(text, sizeof(text),
+		 "keyring allow builtin\nkeyring allow secondary\nkey allow %s\n", a_skid);
+	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
+		goto out;
+	close(fd);
+	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
+		       "load keyring-allowlist: builtin, secondary, key allow A"))
+		goto out;
+
+	/* control: team A passes, team B's own key is refused by the key rule */
+	fd = signed_load("signing", BUILTIN);
+	ASSERT_OK(fd, "team A's program, keyring builtin");
+	if (fd >= 0)
+		close(fd);
+	fd = signed_load("signing-ec", BUILTIN);
+	ASSERT_ERR(fd, EPERM, "team B's own key: refused by key allow");
+	if (fd >= 0)
+		close(fd);
+
+	/* the attack: team B's clone of A's id */
+	fd = signed_load(CLONE, SECONDARY);
+	ASSERT_TRUE(fd < 0, "team B's program signed by a clone of A's skid must be refused");
+	if (fd >= 0) {
+		if (cli("audit", "--policy", CLONE_POLICY, NULL) >= 0)
+			printf("  audit of the host: %.*s\n", 1500, out);
+		close(fd);
+	}
+	cli("unload", "keyring-allowlist", NULL);
+out:
+	keyctl_unlink(clone, secondary);
+}
