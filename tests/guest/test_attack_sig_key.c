@@ -19,7 +19,7 @@
  * These tests assert the property the issue promises and FAIL on the code
  * of 0063-0067: explicit, in no boot of scripts/run-tests.sh.  Run them with
  *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_sig_key_secondary_skid_clone \
- *	attack_key_allow_secondary_skid_clone
+ *	attack_key_allow_secondary_skid_clone attack_key_allow_user_keyring_skid_forgery
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -148,13 +148,14 @@ static long secondary_keyring(void)
 
 /*
  * Team B's certificate for a fresh P-256 key, issued and signed by
- * /tests/keys/signing-ec (team B), with the subjectKeyIdentifier of
+ * /tests/keys/signing-ec (team B) or, with self, self-signed, with the subjectKeyIdentifier of
  * /tests/keys/signing (team A): /tests/keys/CLONE.{crt,key}.
  */
-static bool mint_clone(void)
+static bool mint_clone(bool self)
 {
 	X509 *a = read_cert("signing"), *b = read_cert("signing-ec"), *x = X509_new();
 	EVP_PKEY *bkey = NULL, *key = EVP_EC_gen("P-256");
+	X509 *issuer;
 	X509_EXTENSION *ext;
 	X509V3_CTX ctx;
 	bool ok = false;
@@ -170,7 +171,8 @@ static bool mint_clone(void)
 	ASN1_INTEGER_set(X509_get_serialNumber(x), 40400);
 	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC,
 				   (const unsigned char *)"team B posing as team A", -1, -1, 0);
-	X509_set_issuer_name(x, X509_get_subject_name(b));
+	issuer = self ? x : b;
+	X509_set_issuer_name(x, X509_get_subject_name(issuer));
 	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
 	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24 * 365);
 	X509_set_pubkey(x, key);
@@ -181,7 +183,7 @@ static bool mint_clone(void)
 		goto out;
 	X509_EXTENSION_free(ext);
 	/* the secondary keyring finds the issuer by this: team B's key */
-	X509V3_set_ctx(&ctx, b, x, NULL, NULL, 0);
+	X509V3_set_ctx(&ctx, issuer, x, NULL, NULL, 0);
 	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_authority_key_identifier, "keyid:always");
 	if (!ext || !X509_add_ext(x, ext, -1))
 		goto out;
@@ -190,7 +192,7 @@ static bool mint_clone(void)
 	if (!ext || !X509_add_ext(x, ext, -1))
 		goto out;
 	X509_EXTENSION_free(ext);
-	if (!X509_sign(x, bkey, EVP_sha256()))
+	if (!X509_sign(x, self ? key : bkey, EVP_sha256()))
 		goto out;
 	f = fopen("/tests/keys/" CLONE ".crt", "w");
 	ok = f && PEM_write_X509(f, x);
@@ -219,7 +221,7 @@ static key_serial_t enrol_clone(long *secondary)
 	*secondary = secondary_keyring();
 	if (!ASSERT_GE(*secondary, 1, ".secondary_trusted_keys in /proc/keys"))
 		return -1;
-	if (!ASSERT_TRUE(mint_clone(), "team B mints a cert with team A's skid"))
+	if (!ASSERT_TRUE(mint_clone(false), "team B mints a cert with team A's skid"))
 		return -1;
 	len = cert_der(CLONE, &der);
 	k = add_key("asymmetric", "bpfsign-attack-clone", der, len, *secondary);
@@ -333,4 +335,56 @@ TEST_EXPLICIT(attack_key_allow_secondary_skid_clone)
 	cli("unload", "keyring-allowlist", NULL);
 out:
 	keyctl_unlink(clone, secondary);
+}
+
+/*
+ * Attacker: any CAP_BPF caller (or BPF-token holder) with its own session
+ * keyring, no root, no trusted key.  A site that allows caller keyrings
+ * ("keyring allow user", bpf_sig_enforce off) and restricts by "key allow A"
+ * admits a self-signed certificate that merely copies A's skid: the key rule
+ * compares ids that any certificate may claim.
+ */
+TEST_EXPLICIT(attack_key_allow_user_keyring_skid_forgery)
+{
+	char a_skid[160], text[512];
+	unsigned char *der = NULL;
+	struct stat st;
+	key_serial_t forged;
+	X509 *a = read_cert("signing");
+	int fd, len;
+
+	if (!ASSERT_TRUE(a, "signing.crt"))
+		return;
+	skid_hex(a, a_skid);
+	X509_free(a);
+	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
+		cli("unload", "keyring-allowlist", NULL);
+	if (!ASSERT_TRUE(mint_clone(true), "a self-signed cert with A's skid"))
+		return;
+	len = cert_der(CLONE, &der);
+	forged = add_key("asymmetric", "bpfsign-attack-forged", der, len, KEY_SPEC_SESSION_KEYRING);
+	OPENSSL_free(der);
+	if (!ASSERT_GE(forged, 1, "enrol it in the caller's session keyring"))
+		return;
+	snprintf(text, sizeof(text),
+		 "keyring allow builtin\nkeyring allow user\nkey allow %s\n", a_skid);
+	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
+		goto out;
+	close(fd);
+	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
+		       "load keyring-allowlist: builtin, user, key allow A"))
+		goto out;
+	/* control: the key rule is live */
+	fd = signed_load("signing-ec", BUILTIN);
+	ASSERT_ERR(fd, EPERM, "team B's builtin key: refused by key allow");
+	if (fd >= 0)
+		close(fd);
+	fd = signed_load(CLONE, KEY_SPEC_SESSION_KEYRING);
+	ASSERT_TRUE(fd < 0, "a forged cert with A's skid in the caller's keyring must be refused");
+	if (fd >= 0)
+		close(fd);
+	cli("unload", "keyring-allowlist", NULL);
+out:
+	keyctl_unlink(forged, KEY_SPEC_SESSION_KEYRING);
 }
