@@ -151,7 +151,15 @@ static long secondary_keyring(void)
  * /tests/keys/signing-ec (team B) or, with self, self-signed, with the subjectKeyIdentifier of
  * /tests/keys/signing (team A): /tests/keys/CLONE.{crt,key}.
  */
+static bool mint_cert(bool self, const ASN1_OCTET_STRING *want_skid);
+
 static bool mint_clone(bool self)
+{
+	return mint_cert(self, NULL);
+}
+
+/* As mint_clone(), with skid want_skid when given instead of team A's */
+static bool mint_cert(bool self, const ASN1_OCTET_STRING *want_skid)
 {
 	X509 *a = read_cert("signing"), *b = read_cert("signing-ec"), *x = X509_new();
 	EVP_PKEY *bkey = NULL, *key = EVP_EC_gen("P-256");
@@ -178,6 +186,7 @@ static bool mint_clone(bool self)
 	X509_set_pubkey(x, key);
 	/* team A's skid, verbatim */
 	ext = X509_EXTENSION_create_by_NID(NULL, NID_subject_key_identifier, 0,
+		want_skid ? (ASN1_OCTET_STRING *)want_skid :
 		X509_EXTENSION_get_data(X509_get_ext(a, X509_get_ext_by_NID(a, NID_subject_key_identifier, -1))));
 	if (!ext || !X509_add_ext(x, ext, -1))
 		goto out;
@@ -387,4 +396,70 @@ TEST_EXPLICIT(attack_key_allow_user_keyring_skid_forgery)
 	cli("unload", "keyring-allowlist", NULL);
 out:
 	keyctl_unlink(forged, KEY_SPEC_SESSION_KEYRING);
+}
+
+/*
+ * Held (passes): the kernel keeps no prefix of a skid longer than 64 bytes.
+ * A policy allows a 64-byte id X; a caller keyring key whose skid is X
+ * followed by one more byte must not be recorded as X (truncation) and so
+ * must be refused by "key allow X", even under "keyring allow user".
+ */
+TEST_EXPLICIT(attack_key_allow_long_skid_prefix)
+{
+	unsigned char inner[65], *der = NULL, *p;
+	char x_hex[160], v[160], text[512];
+	ASN1_OCTET_STRING *os = ASN1_OCTET_STRING_new(), *wrapped = NULL;
+	struct stat st;
+	key_serial_t forged = -1;
+	int fd, len, i;
+
+	for (i = 0; i < 65; i++)
+		inner[i] = 0xa0 + (i % 16);
+	for (i = 0; i < 64; i++)
+		sprintf(x_hex + 2 * i, "%02x", inner[i]);
+	/* the extension's value is the DER of an OCTET STRING holding the id */
+	if (!ASSERT_TRUE(os && ASN1_OCTET_STRING_set(os, inner, 65), "a 65-byte skid"))
+		goto out;
+	len = i2d_ASN1_OCTET_STRING(os, NULL);
+	der = OPENSSL_malloc(len);
+	p = der;
+	i2d_ASN1_OCTET_STRING(os, &p);
+	wrapped = ASN1_OCTET_STRING_new();
+	ASN1_OCTET_STRING_set(wrapped, der, len);
+	OPENSSL_free(der);
+	der = NULL;
+	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
+		cli("unload", "keyring-allowlist", NULL);
+	if (!ASSERT_TRUE(mint_cert(true, wrapped), "a self-signed cert with a 65-byte skid"))
+		goto out;
+	len = cert_der(CLONE, &der);
+	forged = add_key("asymmetric", "bpfsign-attack-long", der, len, KEY_SPEC_SESSION_KEYRING);
+	OPENSSL_free(der);
+	if (!ASSERT_GE(forged, 1, "enrol it in the caller's session keyring"))
+		goto out;
+	snprintf(text, sizeof(text), "keyring allow builtin\nkeyring allow user\nkey allow %s\n", x_hex);
+	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
+		goto out;
+	close(fd);
+
+	/* before the policy: what the kernel records for it */
+	fd = signed_load(CLONE, KEY_SPEC_SESSION_KEYRING);
+	if (ASSERT_OK(fd, "the long-skid key verifies against the caller keyring")) {
+		ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), "none", "no prefix of a long skid recorded");
+		close(fd);
+	}
+	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
+		       "load keyring-allowlist: user, key allow X (64 bytes)"))
+		goto out;
+	fd = signed_load(CLONE, KEY_SPEC_SESSION_KEYRING);
+	ASSERT_ERR(fd, EPERM, "skid X||byte is not X");
+	if (fd >= 0)
+		close(fd);
+	cli("unload", "keyring-allowlist", NULL);
+out:
+	if (forged > 0)
+		keyctl_unlink(forged, KEY_SPEC_SESSION_KEYRING);
+	ASN1_OCTET_STRING_free(os);
+	ASN1_OCTET_STRING_free(wrapped);
 }
