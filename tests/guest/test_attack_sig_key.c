@@ -20,6 +20,7 @@
  * of 0063-0067: explicit, in no boot of scripts/run-tests.sh.  Run them with
  *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_sig_key_secondary_skid_clone \
  *	attack_key_allow_secondary_skid_clone attack_key_allow_user_keyring_skid_forgery
+ * The attack_* tests marked "Held" pass: they pin what resisted the review.
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -28,12 +29,14 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <keyutils.h>
+#include <openssl/cms.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>
 #include <bpf/bpf.h>
 
+#include "fixture.h"
 #include "runner.h"
 #include "util.h"
 #include "sign.h"
@@ -462,4 +465,97 @@ out:
 		keyctl_unlink(forged, KEY_SPEC_SESSION_KEYRING);
 	ASN1_OCTET_STRING_free(os);
 	ASN1_OCTET_STRING_free(wrapped);
+}
+
+/*
+ * Held (passes): a signature with two SignerInfos, team B's first and team
+ * A's second, both keys of the builtin keyring.  Both verify; the kernel
+ * records the first accepted one, B, and "key allow A" therefore refuses
+ * the program (fail closed): a second signer cannot lend its id.
+ */
+static int two_signers(const unsigned char *data, size_t len, unsigned char **sig)
+{
+	unsigned int flags = CMS_BINARY | CMS_DETACHED | CMS_NOCERTS | CMS_PARTIAL |
+			     CMS_NOSMIMECAP | CMS_USE_KEYID | CMS_NOATTR;
+	const char *names[] = { "signing-ec", "signing" };
+	CMS_ContentInfo *cms = CMS_sign(NULL, NULL, NULL, NULL, flags);
+	BIO *in = BIO_new_mem_buf(data, len);
+	int i, ret = -1;
+
+	for (i = 0; cms && i < 2; i++) {
+		char path[128];
+		EVP_PKEY *key;
+		X509 *cert = read_cert(names[i]);
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/tests/keys/%s.key", names[i]);
+		f = fopen(path, "r");
+		key = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
+		if (f)
+			fclose(f);
+		if (!cert || !key || !CMS_add1_signer(cms, cert, key, EVP_sha256(), flags))
+			i = 3;
+		X509_free(cert);
+		EVP_PKEY_free(key);
+	}
+	if (cms && in && i == 2 && CMS_final(cms, in, NULL, flags) == 1) {
+		*sig = NULL;
+		ret = i2d_CMS_ContentInfo(cms, sig);
+	}
+	CMS_ContentInfo_free(cms);
+	BIO_free(in);
+	return ret;
+}
+
+TEST_EXPLICIT(attack_sig_key_two_signer_infos)
+{
+	unsigned char payload[sizeof(((struct load *)0)->insns) + META_SZ];
+	char a_skid[160], b_skid[160], v[160], text[512];
+	X509 *a = read_cert("signing"), *b = read_cert("signing-ec");
+	struct stat st;
+	struct load l;
+	size_t len;
+	int fd, i;
+
+	if (!ASSERT_TRUE(a && b, "the two certificates"))
+		goto out_certs;
+	skid_hex(a, a_skid);
+	skid_hex(b, b_skid);
+	if (!make_load(&l, 1, "signing", BUILTIN))
+		goto out_certs;
+	len = l.cnt * sizeof(l.insns[0]);
+	memcpy(payload, l.insns, len);
+	for (i = 0; i < META_SZ; i++)
+		payload[len++] = fixture_meta(0, i);
+	free(l.sig);
+	l.sig = NULL;
+	l.sig_len = two_signers(payload, len, &l.sig);
+	if (!ASSERT_GE(l.sig_len, 1, "a CMS with two SignerInfos, B then A"))
+		goto out;
+	fd = sys_prog_load(&l);
+	if (ASSERT_OK(fd, "both signers verify")) {
+		ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), b_skid,
+			     "the first accepted SignerInfo's key (B) is recorded");
+		close(fd);
+	}
+	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
+		cli("unload", "keyring-allowlist", NULL);
+	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow %s\n", a_skid);
+	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
+		goto out;
+	close(fd);
+	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
+		       "load keyring-allowlist: builtin, key allow A"))
+		goto out;
+	fd = sys_prog_load(&l);
+	ASSERT_ERR(fd < 0 ? -1 : fd, EPERM, "A's second SignerInfo does not lend A's id");
+	if (fd >= 0)
+		close(fd);
+	cli("unload", "keyring-allowlist", NULL);
+out:
+	free_load(&l);
+out_certs:
+	X509_free(a);
+	X509_free(b);
 }
