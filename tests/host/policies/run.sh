@@ -506,7 +506,30 @@ t_key_rules() {
 	: > many.policy
 	for i in $(seq 1 65); do printf 'key allow %04x\n' "$i" >> many.policy; done
 	run "$cli" check --policy many.policy
-	expect_rc 4 "65 keys" && expect_err "many.policy:65: key: more than 64 key lines"
+	expect_rc 4 "65 keys" && expect_err "many.policy:65: key: more than 64 key lines" || return 1
+	# a key id names one key only where nobody adds certificates: a copy of
+	# the id in the secondary or a caller's keyring would pass (review of 40)
+	printf 'keyring allow builtin
+keyring allow secondary
+key allow %s
+' "$skid" > sec.policy
+	run "$cli" check --policy sec.policy
+	expect_rc 4 "key allow with the secondary keyring" &&
+	expect_err "sec.policy:3: key allow: the secondary keyring (line 2) takes certificates with any subject key identifier" ||
+		return 1
+	printf 'key allow %s
+keyring allow user
+' "$skid" > user.policy
+	run "$cli" check --policy user.policy
+	expect_rc 4 "key allow with a caller's keyring" &&
+	expect_err "user.policy:1: key allow: the user keyring (line 2)" || return 1
+	# the same keyrings without key rules, and key rules with bpf: fine
+	printf 'keyring allow builtin
+keyring allow bpf
+key allow %s
+' "$skid" > bpf.policy
+	run "$cli" check --policy bpf.policy
+	expect_rc 0 "key allow with the builtin and bpf keyrings"
 }
 
 # audit: usage and a malformed policy fail before any bpf() call
