@@ -63,30 +63,7 @@ static char cli_out[1 << 20];
 /* Run argv[0]; its exit code, or -1. The output goes to cli_out. */
 static int run(const char *const argv[])
 {
-	int fd, status;
-	ssize_t n, len = 0;
-	pid_t pid;
-
-	fd = open("/tmp/policy-cli.out", O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return -1;
-	pid = fork();
-	if (!pid) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[0], (char **)argv);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-		close(fd);
-		return -1;
-	}
-	lseek(fd, 0, SEEK_SET);
-	while ((n = read(fd, cli_out + len, sizeof(cli_out) - 1 - len)) > 0)
-		len += n;
-	cli_out[len] = 0;
-	close(fd);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return run_capture(argv, cli_out, sizeof(cli_out));
 }
 
 /* Run the CLI with the NULL-terminated arguments; its exit code, or -1. */

@@ -38,36 +38,15 @@ static char out[65536];
 static int cli(const char *arg, ...)
 {
 	const char *argv[16] = { CLI };
-	int argc = 1, fd, status;
-	ssize_t n, len = 0;
+	int argc = 1;
 	va_list ap;
-	pid_t pid;
 
 	va_start(ap, arg);
 	for (; arg && argc < 15; arg = va_arg(ap, const char *))
 		argv[argc++] = arg;
 	va_end(ap);
 	argv[argc] = NULL;
-	fd = open("/tmp/policy-keys.out", O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0)
-		return -1;
-	pid = fork();
-	if (!pid) {
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execv(argv[0], (char **)argv);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-		close(fd);
-		return -1;
-	}
-	lseek(fd, 0, SEEK_SET);
-	while ((n = read(fd, out + len, sizeof(out) - 1 - len)) > 0)
-		len += n;
-	out[len] = 0;
-	close(fd);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return run_capture(argv, out, sizeof(out));
 }
 
 static void unload_allowlist(void)

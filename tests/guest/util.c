@@ -2,6 +2,8 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <openssl/sha.h>
 
 #include "runner.h"
@@ -110,4 +112,32 @@ bool is_read_only(const void *p)
 	if (fd >= 0)
 		close(fd);
 	return ro;
+}
+
+int run_capture(const char *const argv[], char *out, size_t size)
+{
+	int fd = memfd_create("run-capture", 0), status;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	out[0] = 0;
+	if (fd < 0)
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(fd, 1);
+		dup2(fd, 2);
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		close(fd);
+		return -1;
+	}
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, out + len, size - 1 - len)) > 0)
+		len += n;
+	out[len] = 0;
+	close(fd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -42,4 +42,9 @@ void prog_digest(const struct bpf_insn *insns, size_t cnt, unsigned char out[32]
 /* Readable but not writable memory (a skeleton's map image): read() into p fails. */
 bool is_read_only(const void *p);
 
+/* Run argv[0] with argv, its stdout and stderr into out (NUL-terminated,
+ * at most size - 1 bytes): its exit code, or -1.
+ */
+int run_capture(const char *const argv[], char *out, size_t size);
+
 #endif
