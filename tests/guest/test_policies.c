@@ -275,6 +275,8 @@ static void pre_lsm_failures(void)
 
 /* --- deny-unsigned --------------------------------------------------------- */
 
+static int flood_as_cap_bpf_n(int loads);
+
 TEST_EXPLICIT(policy_deny_unsigned)
 {
 	struct fixture f;
@@ -289,6 +291,9 @@ TEST_EXPLICIT(policy_deny_unsigned)
 
 	/* the same load passed in setup(): only the policy refuses it */
 	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load");
+	/* the refusal's log line names the BPF LSM and the policy's program */
+	ASSERT_HAS(vlog, "program load refused by security module bpf (-EPERM)\n"
+		   "BPF LSM programs on bpf_prog_load: deny_unsigned (id ", "verifier log names the policy");
 	skel_counter_counts("builtin-signed skeleton and its child");
 	/* any keyring the kernel accepts: deny-unsigned does not look at it */
 	ASSERT_EQ(try_session(), 0, "session-keyring skeleton");
@@ -311,6 +316,8 @@ TEST_EXPLICIT(policy_deny_unsigned)
 	/* a second load is refused while the first is pinned */
 	ASSERT_EQ(cli("load", "deny-unsigned", NULL), 1, "load twice");
 	ASSERT_HAS(cli_out, "already loaded", "the reason");
+	/* program names and ids are for CAP_SYS_ADMIN, as BPF_PROG_GET_NEXT_ID */
+	ASSERT_EQ(flood_as_cap_bpf_n(-1), 0, "a CAP_BPF caller's log hides the programs");
 out:
 	teardown(&f);
 }
@@ -729,9 +736,26 @@ static int flood_with_token(int token_fd, void *arg)
 	return flood_loads(token_fd);
 }
 
+/* 0 if an unsigned load is refused with EPERM and its log names the BPF
+ * LSM but not the programs on its hook, else 1
+ */
+static int log_hides_progs(void)
+{
+	int fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
+
+	if (fd >= 0 || errno != EPERM ||
+	    !strstr(vlog, "program load refused by security module bpf (-EPERM)\n"
+		    "BPF LSM programs on bpf_prog_load are listed to CAP_SYS_ADMIN only\n") ||
+	    strstr(vlog, "deny_unsigned")) {
+		printf("# fd %d errno %d log: %s\n", fd, errno, vlog);
+		return 1;
+	}
+	return 0;
+}
+
 /* A child with uid and gid FLOOD_UID and no capability but CAP_BPF makes
- * loads denied loads (FLOOD, or 1 from the attack tests): its exit status,
- * or -1.
+ * loads denied loads (FLOOD, or 1 from the attack tests), or with -1 checks
+ * log_hides_progs(): its exit status, or -1.
  */
 static int flood_as_cap_bpf_n(int loads)
 {
@@ -751,7 +775,7 @@ static int flood_as_cap_bpf_n(int loads)
 		caps[CAP_TO_INDEX(CAP_BPF)].effective = CAP_TO_MASK(CAP_BPF);
 		if (syscall(SYS_capset, &hdr, caps))
 			_exit(101);
-		_exit(flood_loads_n(-1, loads));
+		_exit(loads < 0 ? log_hides_progs() : flood_loads_n(-1, loads));
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
