@@ -93,7 +93,7 @@ $(OBJ)/percpu_data.lskel.h: $(OBJ)/percpu_data.bpf.o
 	LIBBPF_BPF_TOKEN_PATH= $(BPFTOOL) gen skeleton -L $< name percpu_data_lskel > $@.tmp && \
 		mv $@.tmp $@
 
-# Upstream's signing command, in the patched tree's bpftool (0041).
+# Upstream's signing command, in the patched tree's bpftool (0043).
 BT_SKEL		:= $(TOP)/tests/host/bpftool/skel.py
 BT_SIGNING	:= -S -k $(KEYS)/signing.key -i $(KEYS)/signing.crt
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Host tests of the patched tree's bpftool signing (kernel-patches/0041):
+# Host tests of the patched tree's bpftool signing (kernel-patches/0043):
 # upstream's `gen skeleton -L -S -k KEY -i CERT` against gen-loader (its
 # default header and its --no-trailer one, byte-identical payload and
 # signature) and bpfsign on the same objects and key, gen-loader verify's
