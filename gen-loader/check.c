@@ -379,6 +379,11 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 			out_str(o, "signer_key_id", "");
 		}
 		out_str(o, "signer", v->rep.signer);
+		/* the key's identity, as the kernel records it: not the key id */
+		if (v->rep.key_sha256[0])
+			out_str(o, "key_sha256", v->rep.key_sha256);
+		else
+			out_null(o, "key_sha256");
 		out_str(o, "signature_check", bpfsign_errno_name(v->sig_err));
 	}
 	/* the values of the target it was generated for, signed in its C

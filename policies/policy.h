@@ -175,16 +175,17 @@ enum {
 	BPFSIGN_KEYRING_ALLOWED	= 1,
 };
 
-/* keyring-allowlist: a "keys" key, the subject key identifier of a key
- * ("key allow ID"), as the kernel records the key that verified a program
- * (struct bpf_sig_key): the id, zero-padded to BPFSIGN_KEY_ID_MAX bytes
+/* keyring-allowlist: a "keys" key ("key allow sha256:HEX"), the identity
+ * of a key as the kernel records the key that verified a program (struct
+ * bpf_sig_key's sha256): the SHA-256 of its public key as the kernel holds
+ * it, the contents of the certificate's subjectPublicKey BIT STRING.  Not
+ * the subject key identifier: a certificate chooses that, not its key.
  */
-#define BPFSIGN_KEY_ID_MAX	64
+#define BPFSIGN_KEY_SHA256_LEN	32
 #define BPFSIGN_MAX_KEYS	64
 
-struct bpfsign_key_id {
-	__u32 len;
-	__u8 id[BPFSIGN_KEY_ID_MAX];
+struct bpfsign_key_digest {
+	__u8 sha256[BPFSIGN_KEY_SHA256_LEN];
 };
 
 /* keyring-allowlist: "keys_config", its one element */

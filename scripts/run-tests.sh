@@ -165,11 +165,13 @@ boots() {
 	# systemd-keyring-setup's sequence; it raises enforcement
 	boot guest-bpf-keyring-systemd bpf.keyring_unsealed=1 bpf_keyring_systemd_sequence
 	# BPF LSM policies (policies/) change what later tests may load.
-	boot guest-policies "" policy_deny_unsigned \
+	boot guest-policies "" attack_audit_kernel_preload policy_deny_unsigned \
 		policy_keyring_allowlist_default policy_keyring_allowlist_file \
 		policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
 		policy_audit_log policy_flood_cap_bpf policy_flood_token \
-		policy_key_allowlist \
+		policy_key_allowlist attack_key_allow_secondary_skid_clone \
+		attack_key_allow_user_keyring_skid_forgery attack_key_allow_long_skid_prefix \
+		attack_sig_key_two_signer_infos \
 		attack_policy_repin_fake_maps attack_policy_ringbuf_replay \
 		attack_policy_unsigned_type_rewrites_counters \
 		attack_policy_tally_full_by_uids attack_policy_tally_full_by_token_uids

@@ -58,6 +58,10 @@ static void report(const struct parsed *a, const char *sig, const char *payload,
 	out_int(&o, "errno", -rep->err);
 	out_str(&o, "reason", rep->reason);
 	out_str(&o, "signer", rep->signer);
+	if (rep->key_sha256[0])
+		out_str(&o, "key_sha256", rep->key_sha256);
+	else
+		out_null(&o, "key_sha256");
 	out_info(&o, &rep->info);
 	out_end(&o);
 }

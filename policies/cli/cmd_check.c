@@ -16,15 +16,15 @@ static const struct opt check_opts[] = {
 	[C_POLICY] = { .name = "policy", .arg = "FILE", .help = "the policy file to check", .required = true },
 };
 
-/* key allow ID, in file order, lowercase hex without separators */
+/* key allow sha256:HEX, in file order, lowercase hex without separators */
 static void print_policy_keys(const struct policy *pol)
 {
-	char id[2 * BPFSIGN_KEY_ID_MAX + 1];
+	char hex[2 * BPFSIGN_KEY_SHA256_LEN + 1];
 	int i;
 
 	for (i = 0; i < pol->nr_keys; i++) {
-		policy_key_id_str(&pol->keys[i], id);
-		printf("key allow %s\n", id);
+		policy_key_digest_str(&pol->keys[i], hex);
+		printf("key allow sha256:%s\n", hex);
 	}
 }
 
@@ -71,7 +71,7 @@ static int run_check(const struct cmd *cmd, const struct parsed *p)
 	if (err)
 		return err;
 	if (pol.nr_signers) {
-		fprintf(stderr, "bpfsign-policy check: %s:%d: signer: not enforceable, use 'key allow KEYID' (load refuses it)\n",
+		fprintf(stderr, "bpfsign-policy check: %s:%d: signer: not enforceable, use 'key allow sha256:HEX' (load refuses it)\n",
 			path, pol.signer_lines[0]);
 		return EXIT_INVALID;
 	}

@@ -78,7 +78,7 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 	if (p->val[L_POLICY])
 		policy_warn("bpfsign-policy load", p->val[L_POLICY], &pol);
 	if (pol.nr_signers)
-		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, use 'key allow KEYID'",
+		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, use 'key allow sha256:HEX'",
 			       p->val[L_POLICY], pol.signer_lines[0]);
 	a.pol = &pol;
 

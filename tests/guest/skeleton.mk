@@ -135,7 +135,8 @@ $(OBJ)/sig_key_ids.h: $(OBJ)/skel_counter.lskel.h $(OBJ)/skel_counter_ec.lskel.h
 	for h in skel_counter skel_counter_ec; do \
 		$(GEN_LOADER) verify --json --ca $(KEYS)/kernel-trusted.pem $(OBJ)/$$h.lskel.h | \
 		python3 -c 'import json, sys; r = json.load(sys.stdin); \
-			assert r["verdict"] == "verified" and r["signer_key_id"], r; \
-			print("#define %s_KEY_ID \"%s\"" % (sys.argv[1], r["signer_key_id"]))' $$h || \
+			assert r["verdict"] == "verified" and r["signer_key_id"] and r["key_sha256"], r; \
+			print("#define %s_KEY_ID \"%s\"" % (sys.argv[1], r["signer_key_id"])); \
+			print("#define %s_KEY_SHA256 \"%s\"" % (sys.argv[1], r["key_sha256"]))' $$h || \
 		exit 1; \
 	done > $@.tmp && mv $@.tmp $@

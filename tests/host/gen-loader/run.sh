@@ -312,6 +312,7 @@ t_keyring_legacy() {
 # --- audit ------------------------------------------------------------------
 
 t_verify_good() {
+	local want
 	run "$gl" verify --cert "$keys/signing.crt" "$good"
 	expect_rc 0 "verify" || return 1
 	grep -qx 'verdict: verified' out || { echo "no 'verdict: verified'"; cat out; return 1; }
@@ -326,9 +327,13 @@ t_verify_good() {
 	expect_eq "$(json out signer_key_id)" \
 		"$(openssl x509 -in "$keys/signing.crt" -noout -ext subjectKeyIdentifier |
 		   sed -n 2p | tr -d ' :' | tr 'A-F' 'a-f')" "signer_key_id" || return 1
-	# the same verdict through the CA bundle form
-	run "$gl" verify --ca "$keys/signing.crt" "$good"
-	expect_rc 0 "verify --ca"
+	# the key's identity, as the kernel records it: SHA-256 of the RSAPublicKey
+	want=$(openssl x509 -in "$keys/signing.crt" -noout -pubkey |
+		openssl rsa -pubin -RSAPublicKey_out -outform DER 2>/dev/null | sha256sum | cut -c1-64)
+	expect_eq "$(json out key_sha256)" "$want" "key_sha256" || return 1
+	# the same verdict and key through the CA bundle form
+	run "$gl" verify --json --ca "$keys/kernel-trusted.pem" "$good"
+	expect_rc 0 "verify --ca" && expect_eq "$(json out key_sha256)" "$want" "key_sha256 (--ca)"
 }
 
 # The payload re-derived from the header is the one the kernel hashes:

@@ -684,6 +684,48 @@ t_inspect_json() {
 	expect_eq "$(json out kernel_reason)" "" kernel_reason
 }
 
+# The key's identity as the kernel records it (fdinfo sig_key_sha256):
+# SHA-256 of the subjectPublicKey BIT STRING contents, here from openssl
+key_sha256() {	# CERT
+	case $(openssl x509 -in "$1" -noout -text | grep -m1 'Public Key Algorithm') in
+	*rsaEncryption*)
+		openssl x509 -in "$1" -noout -pubkey |
+			openssl rsa -pubin -RSAPublicKey_out -outform DER 2>/dev/null ;;
+	*)
+		openssl x509 -in "$1" -noout -pubkey |
+			openssl ec -pubin -outform DER -conv_form uncompressed 2>/dev/null |
+			tail -c 65 ;;
+	esac | sha256sum | cut -c1-64
+}
+
+t_key_sha256() {
+	local rsa ec
+	rsa=$(key_sha256 "$keys/signing.crt") && ec=$(key_sha256 "$keys/signing-ec.crt") || return 1
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	# verify: the key that verified it, by --cert and as one key of a bundle
+	run "$bpfsign" verify --json --cert "$keys/signing.crt" p.p7s
+	expect_rc 0 "verify --cert" && expect_eq "$(json out key_sha256)" "$rsa" "verify --cert key_sha256" ||
+		return 1
+	run "$bpfsign" verify --json --ca "$keys/kernel-trusted.pem" p.p7s
+	expect_rc 0 "verify --ca" && expect_eq "$(json out key_sha256)" "$rsa" "verify --ca key_sha256" ||
+		return 1
+	# not verified: no key's digest
+	run "$bpfsign" verify --json --cert "$keys/signing-ec.crt" p.p7s
+	expect_eq "$(json out key_sha256)" None "failed verify: key_sha256 null" || return 1
+	# inspect: of the certificate given, null without one
+	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" p.p7s
+	expect_rc 0 "inspect --cert" && expect_eq "$(json out key_sha256)" "$ec" "inspect --cert (P-256)" ||
+		return 1
+	run "$bpfsign" inspect --json p.p7s
+	expect_eq "$(json out key_sha256)" None "inspect without --cert: null" || return 1
+	run "$bpfsign" inspect --cert "$keys/signing.crt" p.p7s
+	grep -qx "key_sha256: $rsa" out || { echo "text output:"; cat out; return 1; }
+	# an unreadable certificate: the file is named, exit 1
+	run "$bpfsign" inspect --cert nosuch.crt p.p7s
+	expect_rc 1 "inspect --cert nosuch.crt" && expect_err "nosuch.crt"
+}
+
 t_inspect_human_matches_json() {
 	payload p
 	run sign_rsa p; expect_rc 0 "sign" || return 1
@@ -1010,6 +1052,7 @@ t "verify: truncated DER exits 5" t_verify_truncated
 t "verify: unreadable input exits 6" t_verify_unreadable
 t "verify --json reports the failure" t_verify_json_failure
 t "inspect --json fields" t_inspect_json
+t "key_sha256: verify and inspect --cert print the kernel's key digest" t_key_sha256
 t "inspect human and JSON share one path" t_inspect_human_matches_json
 t "reports: UTF-8 kept, control characters escaped" t_report_escapes
 t "inspect: S/MIME capabilities refused, embedded certs taken" t_inspect_flags_kernel_refusals
