@@ -270,35 +270,31 @@ static unsigned long declared_max_entries(struct bpf_object *obj, const char *na
 	const struct btf_var_secinfo *vs;
 	const struct btf_type *t, *v, *st, *pt;
 	const struct btf_member *m;
-	int i, j, k, n;
+	int id, j, k;
 
-	if (!btf)
+	id = btf ? btf__find_by_name_kind(btf, ".maps", BTF_KIND_DATASEC) : -ENOENT;
+	if (id < 0)
 		return 0;
-	n = btf__type_cnt(btf);
-	for (i = 1; i < n; i++) {
-		t = btf__type_by_id(btf, i);
-		if (!btf_is_datasec(t) || strcmp(btf__name_by_offset(btf, t->name_off), ".maps"))
+	t = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(t);
+	for (j = 0; j < btf_vlen(t); j++, vs++) {
+		v = btf__type_by_id(btf, vs->type);
+		if (strcmp(btf__name_by_offset(btf, v->name_off), name))
 			continue;
-		vs = btf_var_secinfos(t);
-		for (j = 0; j < btf_vlen(t); j++, vs++) {
-			v = btf__type_by_id(btf, vs->type);
-			if (strcmp(btf__name_by_offset(btf, v->name_off), name))
-				continue;
-			st = btf__type_by_id(btf, btf__resolve_type(btf, v->type));
-			if (!st || !btf_is_struct(st))
-				return 0;
-			m = btf_members(st);
-			for (k = 0; k < btf_vlen(st); k++, m++) {
-				if (strcmp(btf__name_by_offset(btf, m->name_off), "max_entries"))
-					continue;
-				pt = btf__type_by_id(btf, m->type);
-				if (!pt || !btf_is_ptr(pt))
-					return 0;
-				pt = btf__type_by_id(btf, pt->type);
-				return pt && btf_is_array(pt) ? btf_array(pt)->nelems : 0;
-			}
+		st = btf__type_by_id(btf, btf__resolve_type(btf, v->type));
+		if (!st || !btf_is_struct(st))
 			return 0;
+		m = btf_members(st);
+		for (k = 0; k < btf_vlen(st); k++, m++) {
+			if (strcmp(btf__name_by_offset(btf, m->name_off), "max_entries"))
+				continue;
+			pt = btf__type_by_id(btf, m->type);
+			if (!pt || !btf_is_ptr(pt))
+				return 0;
+			pt = btf__type_by_id(btf, pt->type);
+			return pt && btf_is_array(pt) ? btf_array(pt)->nelems : 0;
 		}
+		return 0;
 	}
 	return 0;
 }
@@ -424,44 +420,40 @@ static int apply_kconfig(struct target *t, const char *path, struct bpf_object *
 	const struct btf_type *sec, *v;
 	const char *var, *val;
 	size_t vlen;
-	int i, j, n, err;
+	int id, j, err;
 
-	if (!btf)
+	id = btf ? btf__find_by_name_kind(btf, ".kconfig", BTF_KIND_DATASEC) : -ENOENT;
+	if (id < 0)
 		return 0;
-	n = btf__type_cnt(btf);
-	for (i = 1; i < n; i++) {
-		sec = btf__type_by_id(btf, i);
-		if (!btf_is_datasec(sec) || strcmp(btf__name_by_offset(btf, sec->name_off), ".kconfig"))
-			continue;
-		vs = btf_var_secinfos(sec);
-		for (j = 0; j < btf_vlen(sec); j++, vs++) {
-			v = btf__type_by_id(btf, vs->type);
-			var = btf__name_by_offset(btf, v->name_off);
-			if (strncmp(var, "CONFIG_", 7) && strcmp(var, "LINUX_KERNEL_VERSION")) {
-				/* LINUX_HAS_*: libbpf's generation assumes the newest kernel */
-				err = add_line(t, "kconfig %s (libbpf's value for a generated loader)",
-					       var);
-				if (err)
-					return err;
-				continue;
-			}
-			if (!t->kconfig)
-				return kit_err(-EOPNOTSUPP, "%s: extern '%s': a __kconfig value of the target kernel: give its kconfig with --target-config (nothing is read from this machine's kernel)",
-					       path, var);
-			if (!strcmp(var, "LINUX_KERNEL_VERSION") && !t->kernel_version)
-				return kit_err(-EINVAL, "%s: extern 'LINUX_KERNEL_VERSION': %s has no kernel version (no '# Linux/ARCH RELEASE Kernel Configuration' line, no LINUX_KERNEL_VERSION= line)",
-					       path, t->config_path);
-			val = kconfig_value(t->kconfig, var, &vlen);
-			if (val && !comment_safe(val, vlen))
-				return kit_err(-EINVAL, "%s: extern '%s': its value in %s has a control character or '*/', which the header's comment cannot carry",
-					       path, var, t->config_path);
-			if (val)
-				err = add_line(t, "kconfig %s=%.*s", var, (int)vlen, val);
-			else
-				err = add_line(t, "kconfig %s is not set", var);
+	sec = btf__type_by_id(btf, id);
+	vs = btf_var_secinfos(sec);
+	for (j = 0; j < btf_vlen(sec); j++, vs++) {
+		v = btf__type_by_id(btf, vs->type);
+		var = btf__name_by_offset(btf, v->name_off);
+		if (strncmp(var, "CONFIG_", 7) && strcmp(var, "LINUX_KERNEL_VERSION")) {
+			/* LINUX_HAS_*: libbpf's generation assumes the newest kernel */
+			err = add_line(t, "kconfig %s (libbpf's value for a generated loader)",
+				       var);
 			if (err)
 				return err;
+			continue;
 		}
+		if (!t->kconfig)
+			return kit_err(-EOPNOTSUPP, "%s: extern '%s': a __kconfig value of the target kernel: give its kconfig with --target-config (nothing is read from this machine's kernel)",
+				       path, var);
+		if (!strcmp(var, "LINUX_KERNEL_VERSION") && !t->kernel_version)
+			return kit_err(-EINVAL, "%s: extern 'LINUX_KERNEL_VERSION': %s has no kernel version (no '# Linux/ARCH RELEASE Kernel Configuration' line, no LINUX_KERNEL_VERSION= line)",
+				       path, t->config_path);
+		val = kconfig_value(t->kconfig, var, &vlen);
+		if (val && !comment_safe(val, vlen))
+			return kit_err(-EINVAL, "%s: extern '%s': its value in %s has a control character or '*/', which the header's comment cannot carry",
+				       path, var, t->config_path);
+		if (val)
+			err = add_line(t, "kconfig %s=%.*s", var, (int)vlen, val);
+		else
+			err = add_line(t, "kconfig %s is not set", var);
+		if (err)
+			return err;
 	}
 	return 0;
 }
