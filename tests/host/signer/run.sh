@@ -963,6 +963,25 @@ t_valgrind() {
 	expect_rc 1 "valgrind sign, key/cert mismatch"
 }
 
+# signer/kernel/ is the kernel's own decoder: a copy that drifts from the
+# patched tree would give an offline verdict that is not the kernel's
+t_kernel_copies() {
+	local check=$top/tests/host/signer/kernel_copies.sh
+	run sh "$check" "$top/signer/kernel" "$build"
+	expect_rc 0 "signer/kernel/ against $build/linux and $build/kbuild" || { cat out; return 1; }
+	# the check itself: one changed byte, one SPDX line, one stray file
+	cp -r "$top/signer/kernel" copy
+	printf '\n' >> copy/x509.asn1
+	sed -i 's/GPL-2.0 \*/GPL-2.0-only */' copy/include/linux/types.h
+	touch copy/stray.c
+	run sh "$check" copy "$build"
+	expect_rc 1 "a changed copy" || return 1
+	grep -q "copy/x509.asn1: differs from $build/linux/crypto/asymmetric_keys/x509.asn1" out &&
+	grep -q "copy/include/linux/types.h: SPDX 'GPL-2.0-only', SOURCES says 'GPL-2.0'" out &&
+	grep -q "copy/stray.c: not listed in SOURCES" out ||
+		{ echo "findings not named:"; cat out; return 1; }
+}
+
 # --- run --------------------------------------------------------------------
 
 t build t_build
@@ -1027,6 +1046,7 @@ t "edges: inspect --json, a failure is one JSON object" t_edge_inspect_json_erro
 t "edges: unknown digest OIDs refused before OpenSSL, no leak" t_edge_unknown_digest
 t "verify: non-DER ECDSA verified with a warning, the 16 MiB bound" t_verify_kernel_x509_rules
 t "valgrind: sign, verify, inspect without leaks" t_valgrind
+t "signer/kernel/: the patched tree's files, pinned, licences stated" t_kernel_copies
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
