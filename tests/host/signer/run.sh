@@ -1012,12 +1012,12 @@ t "sign refuses unreadable or unparsable files" t_refuse_unreadable
 t "sign writes nothing if one payload fails" t_refuse_all_or_nothing
 t "sign leaves nothing when the output cannot be made" t_refuse_bad_out_dir
 t "usage errors exit 2" t_usage_errors
-t "verify: tampered payload exits 1" t_verify_tampered_payload
-t "verify: tampered signature exits 1" t_verify_tampered_sig
-t "verify: wrong cert exits 3" t_verify_wrong_cert
-t "verify: wrong key type exits 4" t_verify_wrong_key_type
-t "verify: SHA-1 signature exits 4" t_verify_sha1_refused
-t "verify: malformed DER exits 5" t_verify_malformed
+t "verify: tampered payload exits 3 (EKEYREJECTED)" t_verify_tampered_payload
+t "verify: tampered signature exits 3 (EKEYREJECTED)" t_verify_tampered_sig
+t "verify: wrong cert exits 5 (ENOKEY)" t_verify_wrong_cert
+t "verify: wrong key type exits 3 (EKEYREJECTED)" t_verify_wrong_key_type
+t "verify: SHA-1 signature exits 6 (ENOPKG)" t_verify_sha1_refused
+t "verify: malformed DER exits 4 (EBADMSG)" t_verify_malformed
 t "verify: many SIGs, one JSON line each" t_verify_batch
 t "verify --json: a failure is one JSON object" t_verify_json_error_object
 t "kernel rules: SignedData and SignerInfo versions" t_kernel_versions
@@ -1025,14 +1025,14 @@ t "kernel rules: outer and SignerInfo digest algorithms" t_kernel_digest_algorit
 t "kernel rules: a non-minimal OID encoding is unknown" t_kernel_oid_encoding
 t "kernel rules: the chain to the keyring, ENOKEY" t_kernel_chain
 t "kernel rules: the BPF size bound" t_kernel_size_bound
-t "verify: truncated DER exits 5" t_verify_truncated
-t "verify: unreadable input exits 6" t_verify_unreadable
+t "verify: truncated DER exits 4 (EBADMSG)" t_verify_truncated
+t "verify: unreadable input exits 1" t_verify_unreadable
 t "verify --json reports the failure" t_verify_json_failure
 t "inspect --json fields" t_inspect_json
 t "inspect human and JSON share one path" t_inspect_human_matches_json
 t "reports: UTF-8 kept, control characters escaped" t_report_escapes
 t "inspect: S/MIME capabilities refused, embedded certs taken" t_inspect_flags_kernel_refusals
-t "inspect: malformed DER exits 5" t_inspect_malformed
+t "inspect: malformed DER exits 4 (EBADMSG)" t_inspect_malformed
 t "--help on every command, --version" t_help_and_version
 t "man page documents every option" t_man_page_matches_help
 t "make install PREFIX DESTDIR" t_install
