@@ -59,9 +59,9 @@ t_build() {
 	[ -x "$gl" ] || { echo "no gen-loader/gen-loader after make"; return 1; }
 	[ -x "$bpfsign" ] || { echo "no signer/bpfsign (make -C signer)"; return 1; }
 	[ -f "$vmlinux" ] || { echo "no $vmlinux (make kernel)"; return 1; }
-	clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	"$CLANG" -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 		-I"$build/guest-obj" -I"$build/tools/include" -c "$prog" -o "$obj" ||
-		{ echo "clang-22 cannot build $prog"; return 1; }
+		{ echo "$CLANG cannot build $prog"; return 1; }
 	gen "$obj" "$good" || { echo "gen-loader failed on $obj"; return 1; }
 }
 
@@ -93,7 +93,7 @@ t_deterministic() {
 		{ echo "gen-loader failed on the copy"; return 1; }
 	expect_eq "$(sha copy/c.h)" "$(sha a.h)" "copy of the object and keys" || return 1
 	# the object rebuilt from source in another directory
-	mkdir rebuilt && (cd rebuilt && clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 \
+	mkdir rebuilt && (cd rebuilt && "$CLANG" -g -O2 -target bpf -D__TARGET_ARCH_x86 \
 		-I"$build/guest-obj" -I"$build/tools/include" -c "$prog" -o skel_counter.bpf.o &&
 		gen skel_counter.bpf.o r.h) || { echo "rebuild failed"; return 1; }
 	expect_eq "$(sha rebuilt/r.h)" "$(sha a.h)" "object rebuilt elsewhere" || return 1
@@ -826,7 +826,7 @@ t_err_host_dependent() {
 	int p(void *ctx) { hz = CONFIG_HZ; return 0; }
 	char LICENSE[] SEC("license") = "GPL";
 	EOF
-	clang-22 -g -O2 -target bpf -I"$build/guest-obj" -I"$build/tools/include" \
+	"$CLANG" -g -O2 -target bpf -I"$build/guest-obj" -I"$build/tools/include" \
 		-c kcfg.bpf.c -o kcfg.bpf.o || return 1
 	run gen kcfg.bpf.o x.h
 	expect_rc 1 "a __kconfig extern" && expect_err "extern 'CONFIG_HZ'"
@@ -853,8 +853,8 @@ bpf_src() {
 }
 
 bpf_cc() {	# SRC OBJ
-	clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$build/guest-obj" \
-		-I"$build/tools/include" -c "$1" -o "$2" || { echo "clang-22 cannot build $1"; return 1; }
+	"$CLANG" -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$build/guest-obj" \
+		-I"$build/tools/include" -c "$1" -o "$2" || { echo "$CLANG cannot build $1"; return 1; }
 }
 
 # Strings of a hostile object never become C (issue 36): a raw_tp section

@@ -249,7 +249,7 @@ t_make_v1() {
 
 t_cc_clang() {
 	local clang
-	clang=$(command -v clang || command -v clang-22) || { echo "no clang"; return 1; }
+	clang=$(command -v clang || command -v "$CLANG") || { echo "no clang"; return 1; }
 	copy_tree c || return 1
 	run make -C c/signer CC="$clang"
 	expect_rc 0 "signer with CC=$clang" || return 1
