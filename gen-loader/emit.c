@@ -407,6 +407,7 @@ static void emit_load(struct emitter *e)
 	emit_line(e, "\t", SKEL_OPTS_CTX);
 	for (l = SKEL_DATA_SZ; l <= SKEL_IF_SIG; l++)
 		emit_line(e, "\t", l);
+	/* the signature and the keyring only inside SKEL_IF_SIG's block */
 	for (l = SKEL_SIG; l <= SKEL_KEYRING; l++)
 		emit_line(e, "\t\t", l);
 	fputs("\t}\n\n", e->f);

@@ -10,6 +10,7 @@
 #include <linux/bpf.h>
 #include <bpf/btf.h>
 
+#include "btf_sec.h"
 #include "err.h"
 #include "file.h"
 #include "target.h"
@@ -267,18 +268,12 @@ static unsigned long ringbuf_size(unsigned long sz, unsigned long page)
 static unsigned long declared_max_entries(struct bpf_object *obj, const char *name)
 {
 	struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *t, *v, *st, *pt;
+	const struct btf_type *sec = btf_sec(btf, ".maps"), *v, *st, *pt;
 	const struct btf_member *m;
-	int id, j, k;
+	int j, k;
 
-	id = btf ? btf__find_by_name_kind(btf, ".maps", BTF_KIND_DATASEC) : -ENOENT;
-	if (id < 0)
-		return 0;
-	t = btf__type_by_id(btf, id);
-	vs = btf_var_secinfos(t);
-	for (j = 0; j < btf_vlen(t); j++, vs++) {
-		v = btf__type_by_id(btf, vs->type);
+	for (j = 0; sec && j < btf_vlen(sec); j++) {
+		v = btf_sec_var(btf, sec, j);
 		if (strcmp(btf__name_by_offset(btf, v->name_off), name))
 			continue;
 		st = btf__type_by_id(btf, btf__resolve_type(btf, v->type));
@@ -416,19 +411,13 @@ static bool comment_safe(const char *s, size_t n)
 static int apply_kconfig(struct target *t, const char *path, struct bpf_object *obj)
 {
 	struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *sec, *v;
+	const struct btf_type *sec = btf_sec(btf, ".kconfig"), *v;
 	const char *var, *val;
 	size_t vlen;
-	int id, j, err;
+	int j, err;
 
-	id = btf ? btf__find_by_name_kind(btf, ".kconfig", BTF_KIND_DATASEC) : -ENOENT;
-	if (id < 0)
-		return 0;
-	sec = btf__type_by_id(btf, id);
-	vs = btf_var_secinfos(sec);
-	for (j = 0; j < btf_vlen(sec); j++, vs++) {
-		v = btf__type_by_id(btf, vs->type);
+	for (j = 0; sec && j < btf_vlen(sec); j++) {
+		v = btf_sec_var(btf, sec, j);
 		var = btf__name_by_offset(btf, v->name_off);
 		if (strncmp(var, "CONFIG_", 7) && strcmp(var, "LINUX_KERNEL_VERSION")) {
 			/* LINUX_HAS_*: libbpf's generation assumes the newest kernel */
