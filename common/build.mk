@@ -31,7 +31,7 @@ endif
 # their trailing fields out on purpose, which only clang's -Wextra reports.
 WARN_CFLAGS	:= -Wall -Wextra -Werror -Wno-missing-field-initializers
 
-BPF_CLANG	?= clang-22
+include $(dir $(lastword $(MAKEFILE_LIST)))clang.mk
 DEPFLAGS	:= -MMD -MP
 
 PREFIX		?= /usr/local

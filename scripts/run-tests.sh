@@ -110,22 +110,30 @@ host_suites() {
 	echo 0 > "$build/suite-host.log.rc"
 }
 
-# guest [smp=N] NAME CMDLINE TEST...: one boot of the guest (2 CPUs, or N),
-# with its own console log
+# guest [smp=N] [run=SCRIPT] NAME CMDLINE TEST...: one boot of the guest (2
+# CPUs, or N), with its own console log, by qemu/run-guest.sh or by SCRIPT
+# (a path from the top, which runs it and prints its own TAP)
 guest() {
-	smp=2
-	case $1 in smp=*) smp=${1#smp=}; shift ;; esac
+	smp=2 runner=$top/qemu/run-guest.sh
+	while :; do
+		case $1 in
+		smp=*) smp=${1#smp=}; shift ;;
+		run=*) runner=$top/${1#run=}; shift ;;
+		*) break ;;
+		esac
+	done
 	name=$1 cmdline=$2; shift 2
 	start "$name" BPFSIGN_SMP="$smp" BPFSIGN_CMDLINE="$cmdline" \
-		BPFSIGN_LOG="$build/guest-$name.log" "$top/qemu/run-guest.sh" "$@"
+		BPFSIGN_LOG="$build/guest-$name.log" "$runner" "$@"
 }
 
-# boot [smp=N] NAME CMDLINE TEST...: the boot NAME, when it is asked for
-# ($want: "guest" for every boot); with $listing set, only its name into
-# $names
+# boot [smp=N] [run=SCRIPT] NAME CMDLINE TEST...: the boot NAME, when it is
+# asked for ($want: "guest" for every boot); with $listing set, only its
+# name into $names
 boot() {
-	b=$1
-	[ "${b#smp=}" = "$b" ] || b=$2
+	for b in "$@"; do
+		case $b in smp=* | run=*) ;; *) break ;; esac
+	done
 	if [ -n "$listing" ]; then
 		names="$names $b"
 		return 0
@@ -160,6 +168,11 @@ boots() {
 		gen_loader_no_trailer_enforced gen_loader_no_trailer_metadata_flipped \
 		target_perf_every_cpu_smp4 target_alternatives \
 		target_kconfig_resolved target_many_programs
+	# The harness itself: a failing test, a kernel WARNING, a KASAN report
+	# and a kmemleak leak, each injected for real, must fail a boot
+	# (tests/guest/inject.sh runs the boot and checks that each does).
+	boot run=tests/guest/inject.sh guest-inject "" inject_fail inject_warn \
+		inject_kasan inject_leak
 	# The .bpf keyring, provisioned the way an initramfs would.
 	boot guest-bpf-keyring bpf.keyring_unsealed=1 bpf_keyring_provisioned
 	# systemd-keyring-setup's sequence; it raises enforcement
