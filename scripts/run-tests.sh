@@ -171,7 +171,9 @@ boots() {
 		policy_audit_log policy_flood_cap_bpf policy_flood_token \
 		policy_key_allowlist \
 		attack_policy_repin_fake_maps attack_policy_ringbuf_replay \
-		attack_policy_unsigned_type_rewrites_counters \
+		attack_policy_unsigned_type_rewrites_counters attack_policy_guard_map_in_map \
+		attack_policy_guard_iterator attack_policy_guard_signed_writer \
+		attack_policy_guard_bind_map \
 		attack_policy_tally_full_by_uids attack_policy_tally_full_by_token_uids
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
