@@ -49,6 +49,8 @@
  *                (-EACCES at BPF_LINK_CREATE); one that only reads still
  *                attaches.  An iterator that names the maps in its code
  *                is a program, as above.
+ *                Nor can another program read them: the guard
+ *                (policy.bpf.h) refuses its fd.
  *   mmap         no: neither map is BPF_F_MMAPABLE (a hash map cannot be).
  *   root         yes, by unloading: unpinning the links detaches the
  *                policy, and a new allowlist is a new load.  Root can also
@@ -216,3 +218,7 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 	       -EPERM);
 	return -EPERM;
 }
+
+/* every map above: only this policy's programs reach them (policy.bpf.h) */
+#define POLICY_MAPS(X)	BPFSIGN_COMMON_MAPS(X) X(config) X(keyrings) X(keys_config) X(keys)
+BPFSIGN_GUARD(BPFSIGN_POLICY_KEYRING_ALLOWLIST, POLICY_MAPS)

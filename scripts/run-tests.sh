@@ -186,7 +186,9 @@ boots() {
 		attack_key_allow_user_keyring_skid_forgery attack_key_allow_long_skid_prefix \
 		attack_sig_key_two_signer_infos \
 		attack_policy_repin_fake_maps attack_policy_ringbuf_replay \
-		attack_policy_unsigned_type_rewrites_counters \
+		attack_policy_unsigned_type_rewrites_counters attack_policy_guard_map_in_map \
+		attack_policy_guard_iterator attack_policy_guard_signed_writer \
+		attack_policy_guard_bind_map \
 		attack_policy_tally_full_by_uids attack_policy_tally_full_by_token_uids
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \

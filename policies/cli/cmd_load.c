@@ -194,6 +194,7 @@ static void status_links(const char *dir)
 {
 	static const char *const links[] = {
 		"link_deny_unsigned", "link_keyring_allowlist", "link_audit_lsm", "link_audit_check",
+		"link_guard",
 	};
 	struct bpf_link_info info;
 	char path[PATH_MAX];
