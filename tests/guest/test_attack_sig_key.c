@@ -559,3 +559,208 @@ TEST_EXPLICIT(attack_audit_kernel_preload)
 	if (rc)
 		printf("  audit: %.*s\n", 1500, out);
 }
+
+/*
+ * R-A review (second hostile review of issue 40): a signature that carries
+ * a certificate chain.  The kernel records pkcs7_get_trusted_key(), which
+ * for a chain is the key of the first certificate of the chain found in the
+ * keyring, i.e. the ISSUER that signed the leaf's certificate, not the leaf
+ * key that signed the program.
+ *
+ * Attacker: the holder of any key that team A's key ever certified (an
+ * operator key A signed for enrolment in .secondary_trusted_keys, a
+ * sub-key for another purpose): no access to A's private key, no root
+ * needed, the certificate need not be enrolled in any keyring.  The leaf
+ * signs the program and puts its own certificate into the CMS; against
+ * the builtin keyring the trust check finds A as the leaf's issuer and the
+ * kernel says sig_key_sha256 = A, sig_key_builtin = 1: team A "signed" it.
+ */
+#define LEAF	"attack-leaf-of-a"
+
+/* A fresh P-256 key certified by /tests/keys/ISSUER: /tests/keys/LEAF.{crt,key} */
+static bool mint_leaf(const char *issuer_name)
+{
+	X509 *issuer = read_cert(issuer_name), *x = X509_new();
+	EVP_PKEY *ikey = NULL, *key = EVP_EC_gen("P-256");
+	X509_EXTENSION *ext;
+	X509V3_CTX ctx;
+	char path[128];
+	bool ok = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tests/keys/%s.key", issuer_name);
+	f = fopen(path, "r");
+	ikey = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
+	if (f)
+		fclose(f);
+	if (!issuer || !x || !key || !ikey)
+		goto out;
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 40401);
+	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC,
+				   (const unsigned char *)"an operator key team A certified", -1, -1, 0);
+	X509_set_issuer_name(x, X509_get_subject_name(issuer));
+	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24 * 365);
+	X509_set_pubkey(x, key);
+	X509V3_set_ctx(&ctx, issuer, x, NULL, NULL, 0);
+	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_subject_key_identifier, "hash");
+	if (!ext || !X509_add_ext(x, ext, -1))
+		goto out;
+	X509_EXTENSION_free(ext);
+	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_authority_key_identifier, "keyid:always");
+	if (!ext || !X509_add_ext(x, ext, -1))
+		goto out;
+	X509_EXTENSION_free(ext);
+	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_key_usage, "critical,digitalSignature");
+	if (!ext || !X509_add_ext(x, ext, -1))
+		goto out;
+	X509_EXTENSION_free(ext);
+	if (!X509_sign(x, ikey, EVP_sha256()))
+		goto out;
+	f = fopen("/tests/keys/" LEAF ".crt", "w");
+	ok = f && PEM_write_X509(f, x);
+	if (f)
+		fclose(f);
+	f = fopen("/tests/keys/" LEAF ".key", "w");
+	ok = ok && f && PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL);
+	if (f)
+		fclose(f);
+out:
+	X509_free(issuer);
+	X509_free(x);
+	EVP_PKEY_free(key);
+	EVP_PKEY_free(ikey);
+	return ok;
+}
+
+/* A CMS over data signed by /tests/keys/NAME, its certificate inside */
+static int sign_with_cert(const char *name, const unsigned char *data, size_t len,
+			  unsigned char **sig)
+{
+	unsigned int flags = CMS_BINARY | CMS_DETACHED | CMS_NOSMIMECAP | CMS_NOATTR;
+	X509 *cert = read_cert(name);
+	CMS_ContentInfo *cms = NULL;
+	BIO *in = BIO_new_mem_buf(data, len);
+	EVP_PKEY *key = NULL;
+	char path[128];
+	int ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tests/keys/%s.key", name);
+	f = fopen(path, "r");
+	key = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
+	if (f)
+		fclose(f);
+	if (cert && key && in)
+		cms = CMS_sign(cert, key, NULL, in, flags);
+	if (cms) {
+		*sig = NULL;
+		ret = i2d_CMS_ContentInfo(cms, sig);
+	}
+	CMS_ContentInfo_free(cms);
+	BIO_free(in);
+	X509_free(cert);
+	EVP_PKEY_free(key);
+	return ret;
+}
+
+/* The fixture load l, re-signed by LEAF with its certificate in the CMS */
+static bool leaf_load(struct load *l)
+{
+	unsigned char payload[sizeof(((struct load *)0)->insns) + META_SZ];
+	size_t len;
+	int i;
+
+	if (!ASSERT_TRUE(mint_leaf("signing"), "team A's key certifies a fresh leaf key"))
+		return false;
+	if (!make_load(l, 1, "signing", BUILTIN))
+		return false;
+	len = l->cnt * sizeof(l->insns[0]);
+	memcpy(payload, l->insns, len);
+	for (i = 0; i < META_SZ; i++)
+		payload[len++] = fixture_meta(0, i);
+	free(l->sig);
+	l->sig = NULL;
+	l->sig_len = sign_with_cert(LEAF, payload, len, &l->sig);
+	return ASSERT_GE(l->sig_len, 1, "the leaf signs insns || metadata, its cert inside");
+}
+
+/*
+ * The kernel: fdinfo must not name team A's key for a program A's private
+ * key never signed.  A correct kernel refuses the load, or records the leaf
+ * key that verified the signature.
+ */
+TEST_EXPLICIT(attack_sig_key_chain_names_issuer)
+{
+	char a_sha[65], leaf_sha[65], v[160];
+	struct load l = {};
+	int fd;
+
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
+		return;
+	if (!leaf_load(&l))
+		goto out;
+	if (!ASSERT_TRUE(cert_key_sha256(LEAF, leaf_sha), "the leaf's digest"))
+		goto out;
+	fd = sys_prog_load(&l);
+	if (fd < 0) {
+		printf("  # the leaf's load was refused (errno %d): held\n", errno);
+		goto out;
+	}
+	prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v));
+	printf("  # leaf loads against builtin: sig_key_sha256 %s (A %s, leaf %s), builtin %lld\n",
+	       v, a_sha, leaf_sha, (long long)prog_fdinfo_num(fd, "sig_key_builtin"));
+	ASSERT_TRUE(strcmp(v, a_sha), "fdinfo does not say team A's key signed the leaf's program");
+	ASSERT_STREQ(v, leaf_sha, "fdinfo names the key that verified the program's signature");
+	close(fd);
+out:
+	free_load(&l);
+}
+
+/*
+ * The policy: "keyring allow builtin / key allow sha256:A" (team A's key
+ * only) must refuse the leaf's program; team B's own builtin key is the
+ * control that the key rule is live.
+ */
+TEST_EXPLICIT(attack_key_allow_chain_issuer)
+{
+	char a_sha[65], text[512];
+	struct stat st;
+	struct load l = {};
+	int fd;
+
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
+		return;
+	if (!leaf_load(&l))
+		goto out;
+	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
+		cli("unload", "keyring-allowlist", NULL);
+	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow sha256:%s\n", a_sha);
+	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
+		goto out;
+	close(fd);
+	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
+		       "load keyring-allowlist: builtin, key allow sha256:A"))
+		goto out;
+	fd = signed_load("signing-ec", BUILTIN);
+	ASSERT_ERR(fd, EPERM, "control: team B's own builtin key is refused by key allow");
+	if (fd >= 0)
+		close(fd);
+	fd = signed_load("signing", BUILTIN);
+	ASSERT_OK(fd, "control: team A's own program passes");
+	if (fd >= 0)
+		close(fd);
+	/* the attack: a key A certified loads as A */
+	fd = sys_prog_load(&l);
+	ASSERT_ERR(fd < 0 ? -1 : fd, EPERM, "the leaf A certified is not admitted as A");
+	if (fd >= 0) {
+		if (cli("audit", "--policy", CLONE_POLICY, NULL) >= 0)
+			printf("  # audit: %.*s\n", 1200, out);
+		close(fd);
+	}
+	cli("unload", "keyring-allowlist", NULL);
+out:
+	free_load(&l);
+}
