@@ -665,15 +665,13 @@ static int sign_with_cert(const char *name, const unsigned char *data, size_t le
 	return ret;
 }
 
-/* The fixture load l, re-signed by LEAF with its certificate in the CMS */
-static bool leaf_load(struct load *l)
+/* The fixture load l, re-signed by NAME with its certificate in the CMS */
+static bool cert_load(struct load *l, const char *name)
 {
 	unsigned char payload[sizeof(((struct load *)0)->insns) + META_SZ];
 	size_t len;
 	int i;
 
-	if (!ASSERT_TRUE(mint_leaf("signing"), "team A's key certifies a fresh leaf key"))
-		return false;
 	if (!make_load(l, 1, "signing", BUILTIN))
 		return false;
 	len = l->cnt * sizeof(l->insns[0]);
@@ -682,8 +680,16 @@ static bool leaf_load(struct load *l)
 		payload[len++] = fixture_meta(0, i);
 	free(l->sig);
 	l->sig = NULL;
-	l->sig_len = sign_with_cert(LEAF, payload, len, &l->sig);
-	return ASSERT_GE(l->sig_len, 1, "the leaf signs insns || metadata, its cert inside");
+	l->sig_len = sign_with_cert(name, payload, len, &l->sig);
+	return ASSERT_GE(l->sig_len, 1, "the key signs insns || metadata, its cert inside");
+}
+
+/* The fixture load l, re-signed by a fresh leaf key team A certified */
+static bool leaf_load(struct load *l)
+{
+	if (!ASSERT_TRUE(mint_leaf("signing"), "team A's key certifies a fresh leaf key"))
+		return false;
+	return cert_load(l, LEAF);
 }
 
 /*
@@ -763,4 +769,142 @@ TEST_EXPLICIT(attack_key_allow_chain_issuer)
 	cli("unload", "keyring-allowlist", NULL);
 out:
 	free_load(&l);
+}
+
+/*
+ * The same hole with the kit's own keys: the builtin keyring holds the test
+ * CA and the keys it issued for signing; team.crt, which the CA issued for
+ * the secondary keyring and which is in no keyring here, signs with its
+ * certificate inside and loads against the builtin keyring as the CA's own
+ * builtin key (sig_key_builtin 1).  Unlinking a key from the secondary
+ * keyring therefore does not stop it either.  A correct kernel refuses the
+ * load or records team.crt's key.
+ */
+TEST_EXPLICIT(attack_sig_key_chain_team_as_ca)
+{
+	char ca_sha[65], team_sha[65], v[160];
+	struct load l = {};
+	int fd;
+
+	if (!ASSERT_TRUE(cert_key_sha256("ca", ca_sha) && cert_key_sha256("team", team_sha),
+			 "ca.crt and team.crt digests"))
+		return;
+	if (!cert_load(&l, "team"))
+		goto out;
+	fd = sys_prog_load(&l);
+	if (fd < 0) {
+		printf("  # team's load against builtin was refused (errno %d): held\n", errno);
+		goto out;
+	}
+	prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v));
+	ASSERT_TRUE(strcmp(v, ca_sha), "fdinfo does not say the CA's key signed team's program");
+	ASSERT_STREQ(v, team_sha, "fdinfo names team's key, which verified the signature");
+	close(fd);
+out:
+	free_load(&l);
+}
+
+/*
+ * Held, recorded: one RSA key, two encodings.  Any caller puts into its
+ * session keyring a certificate (not self-signed, so the kernel checks no
+ * signature on it) with team A's skid and team A's modulus, its exponent
+ * re-encoded with a leading zero byte (02 04 00 01 00 01).  The kernel
+ * parses the same (n, e), so team A's genuine signature verifies with it,
+ * and records the digest of the bytes it holds: another identity than A's
+ * for a program A's private key did sign.  Nothing is admitted that A did
+ * not sign ("key allow sha256:A" fails closed), and the offline digest of
+ * that certificate (X509_get0_pubkey_bitstr, as bpfsign inspect) is the
+ * kernel's: offline and online agree on a non-canonical encoding.
+ */
+#define REENC	"attack-reenc-a"
+
+static bool mint_reencoded(void)
+{
+	X509 *a = read_cert("signing"), *x = X509_new();
+	EVP_PKEY *key = EVP_EC_gen("P-256");
+	const ASN1_BIT_STRING *bits = a ? X509_get0_pubkey_bitstr(a) : NULL;
+	static const unsigned char e65537[] = { 0x02, 0x03, 0x01, 0x00, 0x01 };
+	static const unsigned char e_pad[] = { 0x02, 0x04, 0x00, 0x01, 0x00, 0x01 };
+	const unsigned char *k;
+	unsigned char *enc = NULL;
+	X509_EXTENSION *ext;
+	int n, seq;
+	bool ok = false;
+	FILE *f;
+
+	if (!x || !key || !bits)
+		goto out;
+	k = ASN1_STRING_get0_data(bits);
+	n = ASN1_STRING_length(bits);
+	/* SEQUENCE (82 LL LL) { INTEGER n, INTEGER 65537 } */
+	if (n < 10 || k[0] != 0x30 || k[1] != 0x82 || memcmp(k + n - 5, e65537, 5))
+		goto out;
+	seq = (k[2] << 8 | k[3]) + 1;
+	enc = OPENSSL_malloc(n + 1);
+	if (!enc)
+		goto out;
+	enc[0] = 0x30;
+	enc[1] = 0x82;
+	enc[2] = seq >> 8;
+	enc[3] = seq & 0xff;
+	memcpy(enc + 4, k + 4, n - 9);
+	memcpy(enc + n - 5, e_pad, sizeof(e_pad));
+	X509_set_version(x, 2);
+	ASN1_INTEGER_set(X509_get_serialNumber(x), 40402);
+	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC,
+				   (const unsigned char *)"team A's key, re-encoded", -1, -1, 0);
+	X509_NAME_add_entry_by_txt(X509_get_issuer_name(x), "CN", MBSTRING_ASC,
+				   (const unsigned char *)"nobody", -1, -1, 0);
+	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
+	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24 * 365);
+	if (!X509_PUBKEY_set0_param(X509_get_X509_PUBKEY(x), OBJ_nid2obj(NID_rsaEncryption),
+				    V_ASN1_NULL, NULL, enc, n + 1))
+		goto out;
+	enc = NULL;
+	ext = X509_EXTENSION_create_by_NID(NULL, NID_subject_key_identifier, 0,
+		X509_EXTENSION_get_data(X509_get_ext(a, X509_get_ext_by_NID(a, NID_subject_key_identifier, -1))));
+	if (!ext || !X509_add_ext(x, ext, -1))
+		goto out;
+	X509_EXTENSION_free(ext);
+	if (!X509_sign(x, key, EVP_sha256()))
+		goto out;
+	f = fopen("/tests/keys/" REENC ".crt", "w");
+	ok = f && PEM_write_X509(f, x);
+	if (f)
+		fclose(f);
+out:
+	OPENSSL_free(enc);
+	X509_free(a);
+	X509_free(x);
+	EVP_PKEY_free(key);
+	return ok;
+}
+
+TEST_EXPLICIT(attack_sig_key_reencoded_rsa_copy)
+{
+	char a_sha[65], re_sha[65], v[160];
+	unsigned char *der = NULL;
+	key_serial_t copy;
+	int fd, len;
+
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
+		return;
+	if (!ASSERT_TRUE(mint_reencoded(), "a cert with A's key, exponent re-encoded"))
+		return;
+	if (!ASSERT_TRUE(cert_key_sha256(REENC, re_sha), "its offline digest"))
+		return;
+	ASSERT_TRUE(strcmp(a_sha, re_sha), "two encodings, two digests offline");
+	len = cert_der(REENC, &der);
+	copy = add_key("asymmetric", "bpfsign-attack-reenc", der, len, KEY_SPEC_SESSION_KEYRING);
+	OPENSSL_free(der);
+	/* the kernel takes it: its ASN.1 and MPI readers accept the padding */
+	if (!ASSERT_GE(copy, 1, "the caller enrols the re-encoded copy of A's key"))
+		return;
+	fd = signed_load("signing", KEY_SPEC_SESSION_KEYRING);
+	if (ASSERT_OK(fd, "team A's signature verifies with the re-encoded copy")) {
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v)), re_sha,
+			     "the kernel's digest is the offline digest of the same certificate");
+		close(fd);
+	}
+	keyctl_unlink(copy, KEY_SPEC_SESSION_KEYRING);
 }
