@@ -577,8 +577,64 @@ TEST_EXPLICIT(attack_audit_kernel_preload)
  */
 #define LEAF	"attack-leaf-of-a"
 
-/* A fresh P-256 key certified by /tests/keys/ISSUER: /tests/keys/LEAF.{crt,key} */
+/*
+ * Replace x's signature by team A's bpfsign-style signature of its TBS: a
+ * detached CMS, no signed attributes (bpfsign sign PAYLOAD, sign-file), made
+ * by cms_sign("signing") over the TBSCertificate DER as if it were a
+ * payload.  RSA PKCS#1 v1.5 over SHA-256(payload) is the X.509 signature
+ * sha256WithRSAEncryption over that TBS, so the result is a certificate
+ * issued by A; X509_verify() with A's public key checks it.
+ */
+static bool oracle_signature(X509 *x)
+{
+	unsigned char *tbs = NULL, *der = NULL;
+	const unsigned char *p;
+	const ASN1_BIT_STRING *psig;
+	const X509_ALGOR *palg;
+	ASN1_BIT_STRING *bits;
+	ASN1_OCTET_STRING *sv;
+	CMS_ContentInfo *cms = NULL;
+	X509 *a = read_cert("signing");
+	int tbs_len, der_len;
+	bool ok = false;
+
+	tbs_len = i2d_re_X509_tbs(x, &tbs);
+	if (!a || tbs_len <= 0)
+		goto out;
+	der_len = cms_sign("signing", tbs, tbs_len, 0, &der);
+	p = der;
+	cms = der_len > 0 ? d2i_CMS_ContentInfo(NULL, &p, der_len) : NULL;
+	sv = cms ? CMS_SignerInfo_get0_signature(sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0)) : NULL;
+	if (!sv)
+		goto out;
+	X509_get0_signature(&psig, &palg, x);
+	bits = (ASN1_BIT_STRING *)psig;
+	if (!ASN1_BIT_STRING_set(bits, (unsigned char *)ASN1_STRING_get0_data(sv), ASN1_STRING_length(sv)))
+		goto out;
+	bits->flags &= ~(ASN1_STRING_FLAG_BITS_LEFT | 0x07);
+	bits->flags |= ASN1_STRING_FLAG_BITS_LEFT;
+	ok = X509_verify(x, X509_get0_pubkey(a)) == 1;
+out:
+	CMS_ContentInfo_free(cms);
+	OPENSSL_free(tbs);
+	OPENSSL_free(der);
+	X509_free(a);
+	return ok;
+}
+
+/*
+ * A fresh P-256 key certified by /tests/keys/ISSUER: /tests/keys/LEAF.{crt,key}.
+ * With oracle, ISSUER only fixes the algorithm (an RSA key) and the
+ * signature is team A's signature of the TBS as a payload.
+ */
+static bool mint_leaf_as(const char *issuer_name, bool oracle);
+
 static bool mint_leaf(const char *issuer_name)
+{
+	return mint_leaf_as(issuer_name, false);
+}
+
+static bool mint_leaf_as(const char *issuer_name, bool oracle)
 {
 	X509 *issuer = read_cert(issuer_name), *x = X509_new();
 	EVP_PKEY *ikey = NULL, *key = EVP_EC_gen("P-256");
@@ -588,7 +644,8 @@ static bool mint_leaf(const char *issuer_name)
 	bool ok = false;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/tests/keys/%s.key", issuer_name);
+	/* the oracle attacker never holds A's key: team.key, any RSA key */
+	snprintf(path, sizeof(path), "/tests/keys/%s.key", oracle ? "team" : issuer_name);
 	f = fopen(path, "r");
 	ikey = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
 	if (f)
@@ -617,6 +674,8 @@ static bool mint_leaf(const char *issuer_name)
 		goto out;
 	X509_EXTENSION_free(ext);
 	if (!X509_sign(x, ikey, EVP_sha256()))
+		goto out;
+	if (oracle && !oracle_signature(x))
 		goto out;
 	f = fopen("/tests/keys/" LEAF ".crt", "w");
 	ok = f && PEM_write_X509(f, x);
@@ -907,4 +966,41 @@ TEST_EXPLICIT(attack_sig_key_reencoded_rsa_copy)
 		close(fd);
 	}
 	keyctl_unlink(copy, KEY_SPEC_SESSION_KEYRING);
+}
+
+/*
+ * The hole grows a signing oracle: team A's key (signing.crt: CA:FALSE,
+ * keyUsage digitalSignature only, EKU codeSigning) never certifies anyone,
+ * but it signs payloads, and "bpfsign sign PAYLOAD" (no signed attributes)
+ * over a TBSCertificate is a certificate A issued.  Attacker: whoever gets
+ * A's signing step to sign one file of its choosing, once; it never sees
+ * A's key.  The kernel ignores CA:FALSE and keyUsage in the chain, so the
+ * certificate vouches for the attacker's key, and every program that key
+ * signs loads against the builtin keyring as team A's: sig_key_sha256 = A,
+ * "key allow sha256:A" admits it.  A correct kernel refuses the load, or
+ * records the attacker's key.
+ */
+TEST_EXPLICIT(attack_sig_key_chain_signing_oracle)
+{
+	char a_sha[65], leaf_sha[65], v[160];
+	struct load l = {};
+	int fd;
+
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
+		return;
+	if (!ASSERT_TRUE(mint_leaf_as("signing", true),
+			 "A's signature of a TBS payload makes a certificate A issued"))
+		return;
+	if (!ASSERT_TRUE(cert_key_sha256(LEAF, leaf_sha), "the attacker's key digest") ||
+	    !cert_load(&l, LEAF))
+		goto out;
+	fd = sys_prog_load(&l);
+	if (fd < 0)
+		goto out;	/* refused: held */
+	prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v));
+	ASSERT_TRUE(strcmp(v, a_sha), "fdinfo does not say team A signed the attacker's program");
+	ASSERT_STREQ(v, leaf_sha, "fdinfo names the key that verified the program's signature");
+	close(fd);
+out:
+	free_load(&l);
 }
