@@ -182,7 +182,7 @@ boots() {
 		policy_keyring_allowlist_default policy_keyring_allowlist_file \
 		policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
 		policy_audit_log policy_flood_cap_bpf policy_flood_token \
-		policy_key_allowlist attack_key_allow_secondary_skid_clone \
+		policy_key_allowlist attack_key_allow_secondary_skid_clone attack_key_allow_chain_issuer \
 		attack_key_allow_user_keyring_skid_forgery attack_key_allow_long_skid_prefix \
 		attack_sig_key_two_signer_infos \
 		attack_policy_repin_fake_maps attack_policy_ringbuf_replay \
