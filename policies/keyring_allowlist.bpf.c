@@ -174,8 +174,16 @@ static __always_inline bool loader_keyring_allowed(const struct bpfsign_allow_co
  * so allowing cgroup_skb does not let an unsigned ext program in.
  */
 static __always_inline bool type_allowed(const struct bpfsign_allow_config *cfg,
-					 enum bpf_prog_type type)
+					 const struct bpf_prog *prog)
 {
+	enum bpf_prog_type type = prog->type;
+
+	/* fmod_ret decides what a kernel function returns: on security_*()
+	 * it answers for every LSM, this policy and its guard included, so
+	 * no type rule admits an unsigned one
+	 */
+	if (type == BPF_PROG_TYPE_TRACING && prog->expected_attach_type == BPF_MODIFY_RETURN)
+		return false;
 	return type < BPFSIGN_MAX_PROG_TYPES && (cfg->allow_types >> type) & 1;
 }
 
@@ -201,7 +209,7 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 		allow = cfg->allow_children && loader_keyring_allowed(cfg, aux) &&
 			key_allowed(aux, true);
 	else
-		allow = cfg->allow_unsigned || type_allowed(cfg, prog->type);
+		allow = cfg->allow_unsigned || type_allowed(cfg, prog);
 	/* attached only once configured; fail closed all the same */
 	allow = allow && cfg->configured;
 

@@ -241,17 +241,32 @@ static void status_types(__u64 types)
 static int status_maps(const char *name, const char *dir)
 {
 	struct bpfsign_allow_config cfg;
+	char path[PATH_MAX];
 	struct policy_maps m;
 	__u32 i, zero = 0;
 	__u64 n;
 	int err;
 
+	/* without its guard a policy's maps are any program's to rewrite:
+	 * what they say is not the policy's record (a root that unpins only
+	 * link_guard keeps the decision link and its denials)
+	 */
+	if (pin_path(path, sizeof(path), dir, "link_guard") || access(path, F_OK)) {
+		err = kit_err(-ENOENT, "%s: link_guard is not pinned: no guard keeps other programs from its maps, its counters are not its record",
+			      name);
+		printf("  refused: %s\n", kit_last_error());
+		return err;
+	}
 	err = policy_maps_open(name, dir, &m);
 	if (err) {
 		printf("  refused: %s\n", kit_last_error());
 		return err;
 	}
-	if (m.fd[PM_CONFIG] >= 0 && !bpf_map_lookup_elem(m.fd[PM_CONFIG], &zero, &cfg)) {
+	/* only keyring-allowlist has a config: another policy's "config" is
+	 * a map bound to its program by someone else (BPF_PROG_BIND_MAP)
+	 */
+	if (!strcmp(name, "keyring-allowlist") && m.fd[PM_CONFIG] >= 0 &&
+	    !bpf_map_lookup_elem(m.fd[PM_CONFIG], &zero, &cfg)) {
 		printf("  mode %s, unsigned %s, children %s",
 		       cfg.permissive ? "permissive" : "enforce",
 		       cfg.allow_unsigned ? "allow" : "deny",

@@ -84,8 +84,9 @@ static const struct policy_type_risk type_risks[] = {
 	  "(bpf_sys_bpf()): it is an unsigned loader, creating and updating maps, "
 	  "loading programs (its children are unsigned here) and attaching them" },
 	{ BPF_PROG_TYPE_TRACING, false,
-	  "fentry/fexit/fmod_ret/iterator programs read kernel memory, and fmod_ret "
-	  "programs make security hooks and error-injectable functions fail" },
+	  "fentry/fexit/iterator programs read kernel memory; fmod_ret programs are "
+	  "refused all the same (on security_*() they decide for every LSM, this policy "
+	  "included)" },
 	{ BPF_PROG_TYPE_KPROBE, false,
 	  "kprobes read kernel memory, write user memory, and with bpf_override_return() "
 	  "make error-injectable kernel functions fail" },

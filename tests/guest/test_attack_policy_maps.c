@@ -262,11 +262,12 @@ TEST_EXPLICIT(attack_policy_fmod_ret_skips_guard)
 		run_writer(pfd, "no fmod_ret");
 
 	fmod = load_fmod_ret_skip();
+	/* type_allowed(): no type rule admits an unsigned fmod_ret */
 	if (fmod < 0) {
-		/* the load refused is the hold: report why */
-		printf("# fmod_ret on security_bpf_prog refused: errno %d\n# %.500s\n", errno, vlog);
+		ASSERT_ERR(fmod, EPERM, "unsigned fmod_ret on security_bpf_prog under allow tracing");
 		goto out;
 	}
+	FAIL("unsigned fmod_ret on security_bpf_prog admitted");
 	link = bpf_link_create(fmod, 0, BPF_MODIFY_RETURN, NULL);
 	if (!ASSERT_OK(link, "attach fmod_ret/security_bpf_prog"))
 		goto out;
