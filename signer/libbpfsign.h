@@ -166,8 +166,10 @@ struct bpfsign_report {
 	/* the identity of the key that verified it, as the kernel records it
 	 * (fdinfo sig_key_sha256): SHA-256 of the matching certificate's
 	 * subjectPublicKey BIT STRING contents, lowercase hex; "" when it did
-	 * not verify.  The signer key id is what a certificate says; this is
-	 * what it cannot choose.
+	 * not verify, or when the signer's certificate is trusted through its
+	 * issuer (no trusted key signed the data: the kernel records none).
+	 * The signer key id is what a certificate says; this is what it
+	 * cannot choose.
 	 */
 	char key_sha256[2 * 32 + 1];
 };

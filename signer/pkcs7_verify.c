@@ -217,6 +217,7 @@ static int trust_one(struct verifier *v, int i, const struct keyring *kr, int *m
 	struct k_sinfo *s = &v->m->sinfos[i];
 	struct k_cert *last = NULL, *c = NULL;
 	int x, k, err, top = -1;
+	bool data = false;
 
 	if (s->unsupported_crypto)
 		return -ENOPKG;
@@ -232,6 +233,7 @@ static int trust_one(struct verifier *v, int i, const struct keyring *kr, int *m
 		if (!err) {
 			/* the trusted copy must verify what this one signs */
 			top = x;
+			data = !last;
 			err = last ? k_public_key_verify(&kr->keys[k].pub, &last->x.sig) :
 				     sinfo_verify(v, i, &kr->keys[k].pub);
 			goto matched;
@@ -257,6 +259,7 @@ static int trust_one(struct verifier *v, int i, const struct keyring *kr, int *m
 	err = find_key(kr, &s->auth_id, NULL, &k);
 	if (err)
 		return err;
+	data = true;
 	err = sinfo_verify(v, i, &kr->keys[k].pub);
 matched:
 	if (err)
@@ -266,7 +269,11 @@ matched:
 		for (x = s->signer; x >= 0 && x != top; x = v->m->certs[x].signer)
 			v->m->certs[x].verified = true;
 	}
-	*matched = k;
+	/* as pkcs7_get_trusted_key(): the first key that signed the data
+	 * itself; one that only issued the signer's certificate is none
+	 */
+	if (data && *matched < 0)
+		*matched = k;
 	return 0;
 }
 
@@ -330,7 +337,7 @@ int k_verify(const unsigned char *sig, size_t sig_len, const void *data, size_t 
 {
 	struct verifier *vp;
 	struct k_msg *m;
-	int i, err, ret = -ENOPKG, k;
+	int i, err, ret = -ENOPKG, k = -1;
 
 	res->signer_cert = -1;
 	res->non_der_ecdsa = false;

@@ -726,6 +726,25 @@ t_key_sha256() {
 	expect_rc 1 "inspect --cert nosuch.crt" && expect_err "nosuch.crt"
 }
 
+# A signer trusted through its issuer: team A's key certified a leaf that
+# signed; A never signed the data, so no key is recorded (as the kernel's
+# pkcs7_get_trusted_key(); guest: attack_sig_key_chain_names_issuer)
+t_key_sha256_chain() {
+	openssl ecparam -name prime256v1 -genkey -noout -out leaf.key &&
+	openssl req -new -key leaf.key -subj "/CN=leaf of A" -out leaf.csr &&
+	printf 'subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n' > ext.cnf &&
+	openssl x509 -req -in leaf.csr -CA "$keys/signing.crt" -CAkey "$keys/signing.key" \
+		-set_serial 7 -days 30 -extfile ext.cnf -out leaf.crt 2>/dev/null ||
+		{ echo "openssl: no leaf"; return 1; }
+	payload p
+	openssl cms -sign -binary -noattr -md sha256 -in p -signer leaf.crt -inkey leaf.key \
+		-outform DER -out p.p7s || { echo "openssl cms -sign failed"; return 1; }
+	run "$bpfsign" verify --json --cert "$keys/signing.crt" p.p7s
+	expect_rc 0 "verify of the leaf's signature" &&
+	expect_eq "$(json out verified)" True "verified through A" &&
+	expect_eq "$(json out key_sha256)" None "no key recorded: A did not sign the data"
+}
+
 t_inspect_human_matches_json() {
 	payload p
 	run sign_rsa p; expect_rc 0 "sign" || return 1
@@ -1072,6 +1091,7 @@ t "verify: unreadable input exits 1" t_verify_unreadable
 t "verify --json reports the failure" t_verify_json_failure
 t "inspect --json fields" t_inspect_json
 t "key_sha256: verify and inspect --cert print the kernel's key digest" t_key_sha256
+t "key_sha256: null for a signer trusted through its issuer" t_key_sha256_chain
 t "inspect human and JSON share one path" t_inspect_human_matches_json
 t "reports: UTF-8 kept, control characters escaped" t_report_escapes
 t "inspect: S/MIME capabilities refused, embedded certs taken" t_inspect_flags_kernel_refusals
