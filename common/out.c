@@ -1,23 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reports: one code path prints "key: value" lines or one JSON object. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hex.h"
 #include "out.h"
 
-void out_begin(struct out *o, FILE *f, bool json)
+void out_begin(struct out *o, FILE *f, enum out_fmt fmt)
 {
 	o->f = f;
-	o->json = json;
+	o->json = fmt != OUT_PLAIN;
+	o->pretty = fmt == OUT_PRETTY;
 	o->compact = false;
 	o->n = 0;
-	if (json)
+	if (o->json)
 		fputc('{', f);
+}
+
+enum out_fmt out_fmt(const char *json, const char *pretty)
+{
+	return pretty ? OUT_PRETTY : json ? OUT_JSON : OUT_PLAIN;
 }
 
 void out_begin_record(struct out *o, FILE *f)
 {
-	out_begin(o, f, true);
+	out_begin(o, f, OUT_JSON);
 	o->compact = true;
 }
 
@@ -44,7 +51,11 @@ static void json_str(FILE *f, const char *s)
 
 static void key(struct out *o, const char *k)
 {
-	if (o->json) {
+	if (o->json && o->pretty) {
+		fputs(o->n++ ? ",\n    " : "\n    ", o->f);
+		json_str(o->f, k);
+		fputs(": ", o->f);
+	} else if (o->json) {
 		if (o->n++)
 			fputs(o->compact ? "," : ", ", o->f);
 		json_str(o->f, k);
@@ -98,6 +109,14 @@ void out_null(struct out *o, const char *k)
 	fputs(o->json ? "null" : "-\n", o->f);
 }
 
+void out_str_or_null(struct out *o, const char *k, const char *val)
+{
+	if (val && *val)
+		out_str(o, k, val);
+	else
+		out_null(o, k);
+}
+
 void out_hex(struct out *o, const char *k, const void *p, size_t n)
 {
 	char *s = malloc(2 * n + 1);
@@ -117,10 +136,29 @@ void out_error(struct out *o, const char *name, int err, const char *reason)
 	out_str(o, "reason", reason);
 }
 
+const char *out_errno_name(int err)
+{
+	const char *name;
+
+	if (!err)
+		return "OK";
+	name = err < 0 ? strerrorname_np(-err) : NULL;
+	return name ? name : "EOTHER";
+}
+
+void out_failure(struct out *o, enum out_fmt fmt, const char *file, int err,
+		 const char *reason)
+{
+	out_begin(o, stdout, fmt);
+	out_str(o, "file", file);
+	out_error(o, out_errno_name(err), err, reason);
+	out_end(o);
+}
+
 void out_end(struct out *o)
 {
 	if (o->json)
-		fputs("}\n", o->f);
+		fputs(o->pretty ? "\n}\n" : "}\n", o->f);
 	/* the report is out before main() prints the failure on stderr */
 	fflush(o->f);
 }

@@ -205,6 +205,8 @@ static void print_prog(const struct prog_view *v, const char *why)
 	out_str(&o, "keyring", v->sig.keyring);
 	out_int(&o, "keyring_serial", v->sig.keyring_serial);
 	out_key(&o, "key_id", &v->sig.key);
+	/* computed by another change of the kit: null until it is */
+	out_null(&o, "key_sha256");
 	out_int(&o, "key_serial", v->sig.key_serial);
 	out_int(&o, "loader_id", v->loader_id);
 	if (v->loader_id) {
@@ -284,8 +286,9 @@ const struct cmd cmd_audit = {
 	.name = "audit",
 	.run = run_audit,
 	.summary = "List every BPF program loaded on this host as JSON lines: id, name, prog_type,\n"
-		   "verdict, keyring, keyring_serial, key_id, key_serial, loader_id, loader_verdict,\n"
-		   "loader_keyring, loader_key_id, admitted, reason (bpfsign-policy(8)), from the\n"
+		   "verdict, keyring, keyring_serial, key_id, key_sha256, key_serial, loader_id,\n"
+		   "loader_verdict, loader_keyring, loader_key_id, admitted, reason\n"
+		   "(bpfsign-policy(8)), from the\n"
 		   "verdict the kernel shows in each program's fdinfo, and flag (\"admitted\": false)\n"
 		   "what the policy FILE would not admit, as keyring-allowlist judges a load.",
 	.opts = audit_opts,

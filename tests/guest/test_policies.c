@@ -621,13 +621,13 @@ TEST_EXPLICIT(policy_audit_log)
 	for (i = 0; i < 32; i++)
 		sprintf(digest + strlen(digest), "%02x", d[i]);
 	strcat(digest, "\"}");
-	snprintf(serial, sizeof(serial), "\"serial\":%d,", f.session);
+	snprintf(serial, sizeof(serial), "\"keyring_serial\":%d,", f.session);
 
 	if (!CLI_OK("log", "log"))
 		goto out;
 	/* accepted: the signed loader and the child it loaded */
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"syscall\",\"signed\":true,"
-			      "\"kernel\":false,\"verdict\":\"verified\",\"keyring\":\"builtin\",\"serial\":0,"
+			      "\"kernel\":false,\"verdict\":\"verified\",\"keyring\":\"builtin\",\"keyring_serial\":0,"
 			      "\"keyring_id\":0,\"loader_id\":0,\"loader_verdict\":null,"
 			      "\"loader_keyring\":null,"
 			      "\"decision\":\"allow\",\"stage\":\"loaded\",\"errno\":0,\"error\":null",
@@ -1049,7 +1049,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 	ASSERT_ERR(try_session(), EPERM, "bpf.keyring_unsealed=1: session keyring");
 	skel_counter_counts("keyring allow builtin");
 	if (CLI_OK("log", "log"))
-		ASSERT_HAS(cli_out, "\"verdict\":\"verified\",\"keyring\":\"bpf\",\"serial\":-9,"
+		ASSERT_HAS(cli_out, "\"verdict\":\"verified\",\"keyring\":\"bpf\",\"keyring_serial\":-9,"
 			   "\"keyring_id\":-9,", "the audit record names the .bpf keyring");
 out:
 	teardown(&f);

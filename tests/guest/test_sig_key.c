@@ -341,7 +341,7 @@ static void check_child(struct sig_key *lsm, int afd, int fd, int first, const c
 
 	ASSERT_TRUE(cert_skid(cert, skid), "the certificate has a subjectKeyIdentifier");
 	/* offline and the certificate agree: the header names its signer's key */
-	ASSERT_STREQ(offline_id, skid, "gen-loader verify's signer_key_id is the cert's skid");
+	ASSERT_STREQ(offline_id, skid, "gen-loader verify's key_id is the cert's skid");
 	serial = key_serial_by_skid(skid, -1);
 
 	/* the child: unsigned itself, loaded by a verified loader of that key */
@@ -352,7 +352,7 @@ static void check_child(struct sig_key *lsm, int afd, int fd, int first, const c
 	ASSERT_STREQ(fdinfo(fd, "loader_verdict", v, sizeof(v)), "verified", "child: loader_verdict");
 	ASSERT_STREQ(fdinfo(fd, "loader_keyring", v, sizeof(v)), "builtin", "child: loader_keyring");
 	ASSERT_STREQ(fdinfo(fd, "loader_key", v, sizeof(v)), offline_id,
-		     "child: loader_key is gen-loader verify's signer_key_id");
+		     "child: loader_key is gen-loader verify's key_id");
 	ASSERT_EQ(fdinfo_num(fd, "loader_key_serial"), serial, "child: loader_key_serial");
 
 	/* the loader's own record and its child's */
