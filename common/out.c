@@ -28,23 +28,62 @@ void out_begin_record(struct out *o, FILE *f)
 	o->compact = true;
 }
 
+/* The length of the well-formed UTF-8 sequence at s (RFC 3629: no
+ * overlong forms, no surrogates, nothing past U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n, i;
+
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2;
+	else if (*s >= 0xe0 && *s <= 0xef)
+		n = 3;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (*s == 0xe0)
+		lo = 0xa0;
+	else if (*s == 0xed)
+		hi = 0x9f;
+	else if (*s == 0xf0)
+		lo = 0x90;
+	else if (*s == 0xf4)
+		hi = 0x8f;
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+	return n;
+}
+
 /*
- * Only what JSON forbids raw, and DEL, is escaped: bytes >= 0x80 pass
- * through, so UTF-8 (issuer names, paths) stays UTF-8 rather than being
- * split into one bogus \u00XX code point per byte.
+ * Only what JSON forbids raw, and DEL, is escaped: UTF-8 (issuer names,
+ * paths) passes through as it is rather than being split into one bogus
+ * \u00XX code point per byte.  A byte that is not part of well-formed
+ * UTF-8 (a junk file quoted in a reason) would make the whole object
+ * invalid JSON: it is written \u00XX, its value.
  */
 static void json_str(FILE *f, const char *s)
 {
+	int n;
+
 	fputc('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '"' || c == '\\')
+		if (c == '"' || c == '\\') {
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
+		} else if (c < 0x20 || c == 0x7f) {
 			fprintf(f, "\\u%04x", c);
-		else
+		} else if (c < 0x80) {
 			fputc(c, f);
+		} else if ((n = utf8_len((const unsigned char *)s))) {
+			fwrite(s, 1, (size_t)n, f);
+			s += n - 1;
+		} else {
+			fprintf(f, "\\u%04x", c);
+		}
 	}
 	fputc('"', f);
 }

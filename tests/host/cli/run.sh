@@ -134,6 +134,12 @@ t_junk() {
 	keyset "gen-loader verify" gv.json "$failure_keys" &&
 	keyset "gen-loader inspect" gi.json "$failure_keys" &&
 	keyset "bpfsign-policy check" pc.json "$failure_keys" || return 1
+	# a reason that quotes bytes of the junk is still JSON: bytes that are
+	# not UTF-8 are \u00XX (json() reads the file as strict UTF-8)
+	printf '\377\376\300x\n' > bad.policy
+	run "$cli" check -j --policy bad.policy
+	expect_rc 4 "a policy of bytes that are not UTF-8" &&
+		expect_eq "$(json out error)" EBADMSG "its JSON, read back" || return 1
 	# never computed: null, not "OK" beside false, not 0
 	expect_eq "$(json bv.json kernel_ok)/$(json bv.json kernel_error)/$(json bv.json signature_value_size)" \
 		None/None/None "bpfsign verify: values never computed" || return 1
