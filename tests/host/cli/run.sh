@@ -121,7 +121,8 @@ t_wrong_key() {
 # reads it; bpfsign's inspect and verify print the same keys (null where
 # nothing parsed), the others the four keys of a failure.
 t_junk() {
-	head -c 4000 /dev/urandom > junk; printf x > junk.payload
+	# "JUNK" first: no DER SEQUENCE, no header, no policy directive, whatever follows
+	{ printf JUNK; head -c 3996 /dev/urandom; } > junk; printf x > junk.payload
 	run "$bpfsign" inspect -j junk; mv out bi.json; bi=$rc
 	run "$bpfsign" verify -j --cert "$keys/signing.crt" --payload junk.payload junk; mv out bv.json; bv=$rc
 	run "$gl" verify -j --cert "$keys/signing.crt" junk; mv out gv.json; gv=$rc
@@ -144,7 +145,7 @@ t_junk() {
 	expect_eq "$(json bv.json kernel_ok)/$(json bv.json kernel_error)/$(json bv.json signature_value_size)" \
 		None/None/None "bpfsign verify: values never computed" || return 1
 	# the 9000 bytes: too large for BPF_PROG_LOAD, EINVAL (7) from both
-	head -c 9000 /dev/urandom > big
+	{ printf JUNK; head -c 8996 /dev/urandom; } > big
 	run "$bpfsign" inspect -j big; mv out i.json; bi=$rc
 	run "$bpfsign" verify -j --cert "$keys/signing.crt" --payload junk.payload big; mv out v.json
 	expect_all 7 EINVAL/22 "inspect of 9000 bytes:$bi:i.json" "verify of 9000 bytes:$rc:v.json"
