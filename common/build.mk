@@ -38,7 +38,7 @@ KIT_TOP		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 KIT_VERSION	:= $(shell cat $(KIT_TOP)/VERSION)
 KIT_CPPFLAGS	:= -DKIT_VERSION='"$(KIT_VERSION)"'
 
-BPF_CLANG	?= clang-22
+include $(dir $(lastword $(MAKEFILE_LIST)))clang.mk
 DEPFLAGS	:= -MMD -MP
 
 PREFIX		?= /usr/local

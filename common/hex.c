@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The kit's one hex formatter. */
+/* The kit's one hex formatter and digit parser. */
 #include "hex.h"
 
 char *hex_str(char *dst, size_t size, const void *p, size_t n)
@@ -16,4 +16,15 @@ char *hex_str(char *dst, size_t size, const void *p, size_t n)
 	}
 	dst[2 * i] = '\0';
 	return dst;
+}
+
+int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
 }

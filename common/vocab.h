@@ -113,6 +113,8 @@ static inline int exit_rank(int code)
 	KEY(loader_verdict, "the loader's verdict") \
 	KEY(loader_keyring, "the loader's keyring") \
 	KEY(loader_key_id, "the loader's key_id") \
+	KEY(loader_key_sha256, "the loader's key_sha256") \
+	KEY(kernel_load, "the kernel loaded it itself (CONFIG_BPF_PRELOAD's iterators)") \
 	KEY(admitted, "the policy admits it") \
 	KEY(time, "when, wall clock") \
 	KEY(boot_ns, "when, ns since boot") \

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lskel.h"
+#include "skel.h"
 
 /* Does text say it is a bpftool light skeleton? */
 bool bpftool_skel_is(const char *text, size_t len);

@@ -425,8 +425,8 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	else
 		out_null(o, "key_id");
 	out_str_or_null(o, "signer", sig ? v->rep.signer : NULL);
-	/* computed by another change of the kit: null until it is */
-	out_null(o, "key_sha256");
+	/* the key's identity, as the kernel records it: not the key id */
+	out_str_or_null(o, "key_sha256", sig && v->rep.key_sha256[0] ? v->rep.key_sha256 : NULL);
 	if (v->signed_ && v->rep.checked)
 		out_str(o, "signature_check", bpfsign_errno_name(v->sig_err));
 	else

@@ -49,7 +49,8 @@ static void out_signature(struct out *o, const struct lskel_block *sig,
 		out_null(o, "key_id");
 	out_str_or_null(o, "issuer", si ? info->issuer : NULL);
 	out_str_or_null(o, "serial", si ? info->serial : NULL);
-	/* computed by another change of the kit: null until it is */
+	/* the digest of the key that verified it: no certificate here, so
+	 * unknown (gen-loader verify --ca names it) */
 	out_null(o, "key_sha256");
 	if (sig->len) {
 		out_bool(o, "kernel_ok", info->kernel_ok);

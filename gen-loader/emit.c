@@ -26,7 +26,7 @@
 
 #include "emit.h"
 #include "err.h"
-#include "lskel.h"
+#include "skel.h"
 #include "trailer.h"
 
 #define HEX_PER_LINE 16
@@ -37,6 +37,14 @@ struct emitter {
 	const char *name;
 	char guard[NAME_MAX_LEN + 16];
 };
+
+/* One of the lines the audits look for (skel.h), indented, with its newline */
+static void emit_line(struct emitter *e, const char *indent, enum skel_line l)
+{
+	char buf[SKEL_LINE_MAX];
+
+	fprintf(e->f, "%s%s\n", indent, skel_line(l, e->name, NULL, buf, sizeof(buf)));
+}
 
 static void emit_block(FILE *f, const char *region, const void *data, size_t len)
 {
@@ -120,24 +128,15 @@ static bool is_skel_data(const struct bpf_map *map, char *buf, size_t sz)
 	return is_percpu_data(map) && bpf_map__btf_value_type_id(map);
 }
 
-static const struct btf_type *find_datasec(const struct btf *btf, const char *ident)
+/*
+ * The DATASEC of a data map's value: libbpf keeps its type id (the section's
+ * whole name, which the map's own name may have cut to 15 characters).
+ */
+static const struct btf_type *map_datasec(const struct btf *btf, const struct bpf_map *map)
 {
-	int i, n = btf__type_cnt(btf);
-	char s[256];
+	const struct btf_type *t = btf__type_by_id(btf, bpf_map__btf_value_type_id(map));
 
-	for (i = 1; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, i);
-
-		if (!btf_is_datasec(t))
-			continue;
-		snprintf(s, sizeof(s), "%s", btf__name_by_offset(btf, t->name_off));
-		if (s[0] != '.')
-			continue;
-		sanitize(s + 1);
-		if (!strcmp(s + 1, ident))
-			return t;
-	}
-	return NULL;
+	return t && btf_is_datasec(t) ? t : NULL;
 }
 
 static void btf_dump_printf(void *ctx, const char *fmt, va_list args)
@@ -239,7 +238,7 @@ static int emit_struct(struct emitter *e)
 	bpf_object__for_each_map(map, obj) {
 		if (!is_skel_data(map, ident, sizeof(ident)))
 			continue;
-		sec = btf ? find_datasec(btf, ident) : NULL;
+		sec = btf ? map_datasec(btf, map) : NULL;
 		if (!sec) {
 			fprintf(e->f, "\t%sstruct %s__%s {\n\t} *%s;\n", datasec_qual(ident),
 				e->name, ident, ident);
@@ -250,9 +249,9 @@ static int emit_struct(struct emitter *e)
 			break;
 	}
 	btf_dump__free(d);
-	fputs("\t/* not read by the loader (after links): */\n"
-	      "\t__s32 keyring_id;\t/* NAME__load() passes it to BPF_PROG_LOAD */\n"
-	      "\tconst char *errstr;\t/* after a failed NAME__load(): the step */\n"
+	fputs("\t/* not read by the loader (after links): */\n", e->f);
+	emit_line(e, "\t", SKEL_KR_FIELD);
+	fputs("\tconst char *errstr;\t/* after a failed NAME__load(): the step */\n"
 	      "};\n", e->f);
 	return err;
 }
@@ -370,8 +369,8 @@ static int emit_open(struct emitter *e)
 		"\tstruct %1$s *skel;\n\n"
 		"\tskel = (struct %1$s *)skel_alloc(sizeof(*skel));\n"
 		"\tif (!skel)\n\t\tgoto cleanup;\n"
-		"\tskel->ctx.sz = (char *)&skel->links - (char *)skel;\n"
-		"\tskel->keyring_id = %1$s__DEFAULT_KEYRING_ID;\n", e->name);
+		"\tskel->ctx.sz = (char *)&skel->links - (char *)skel;\n", e->name);
+	emit_line(e, "\t", SKEL_KR_OPEN);
 	bpf_object__for_each_map(map, e->l->obj) {
 		if (!is_skel_data(map, ident, sizeof(ident)))
 			continue;
@@ -398,30 +397,23 @@ static void emit_load(struct emitter *e)
 	struct bpf_program *prog;
 	struct bpf_map *map;
 	char ident[256];
-	int nr_mmaped = 0;
+	int nr_mmaped = 0, l;
 
 	bpf_object__for_each_map(map, e->l->obj)
 		nr_mmaped += is_skel_data(map, ident, sizeof(ident)) && !is_percpu_data(map);
-	fprintf(e->f, "\nstatic inline int\n%1$s__load(struct %1$s *skel)\n{\n"
-		"\tstruct bpf_load_and_run_opts opts = {};\n"
-		"%2$s"
-		"\tint err;\n\n"
-		"\topts.ctx = (struct bpf_loader_ctx *)skel;\n"
-		"\topts.data_sz = sizeof(%1$s__lskel_data) - 1;\n"
-		"\topts.data = (void *)%1$s__lskel_data;\n"
-		"\topts.insns_sz = sizeof(%1$s__lskel_insns) - 1;\n"
-		"\topts.insns = (void *)%1$s__lskel_insns;\n"
-		"\topts.excl_prog_hash = (void *)%1$s__lskel_excl_hash;\n"
-		"\topts.excl_prog_hash_sz = sizeof(%1$s__lskel_excl_hash) - 1;\n"
-		"\tif (sizeof(%1$s__lskel_signature) > 1) {\n"
-		"\t\topts.signature = (void *)%1$s__lskel_signature;\n"
-		"\t\topts.signature_sz = sizeof(%1$s__lskel_signature) - 1;\n"
-		"\t\topts.keyring_id = skel->keyring_id;\n"
-		"\t}\n\n"
-		"\terr = bpf_load_and_run(&opts);\n"
-		"\tskel->errstr = opts.errstr;\n"
-		"\tif (err < 0) {\n", e->name,
-		nr_mmaped ? "\t__u64 image;\n" : "");
+	fprintf(e->f, "\nstatic inline int\n%1$s__load(struct %1$s *skel)\n{\n", e->name);
+	emit_line(e, "\t", SKEL_OPTS_DECL);
+	fprintf(e->f, "%s\tint err;\n\n", nr_mmaped ? "\t__u64 image;\n" : "");
+	emit_line(e, "\t", SKEL_OPTS_CTX);
+	for (l = SKEL_DATA_SZ; l <= SKEL_IF_SIG; l++)
+		emit_line(e, "\t", l);
+	/* the signature and the keyring only inside SKEL_IF_SIG's block */
+	for (l = SKEL_SIG; l <= SKEL_KEYRING; l++)
+		emit_line(e, "\t\t", l);
+	fputs("\t}\n\n", e->f);
+	emit_line(e, "\t", SKEL_OPTS_RUN);
+	emit_line(e, "\t", SKEL_OPTS_ERRSTR);
+	fputs("\tif (err < 0) {\n", e->f);
 	/* the loader left the -errno of the program that failed in its prog_fd */
 	bpf_object__for_each_program(prog, e->l->obj)
 		fprintf(e->f, "\t\tif (skel->progs.%1$s.prog_fd < 0 &&\n"
@@ -443,11 +435,14 @@ static void emit_load(struct emitter *e)
 			bpf_map__map_flags(map) & BPF_F_RDONLY_PROG ?
 			"PROT_READ" : "PROT_READ | PROT_WRITE");
 	}
-	fprintf(e->f, "\treturn 0;\n}\n"
-		"\n/* Load with the keys of keyring_id (0 builtin, 1 +secondary, 2 platform,\n"
-		" * else a key or keyring serial such as KEY_SPEC_SESSION_KEYRING).\n */\n"
-		"static inline int\n%1$s__load_keyring(struct %1$s *skel, __s32 keyring_id)\n{\n"
-		"\tskel->keyring_id = keyring_id;\n\treturn %1$s__load(skel);\n}\n"
+	fputs("\treturn 0;\n}\n"
+	      "\n/* Load with the keys of keyring_id (0 builtin, 1 +secondary, 2 platform,\n"
+	      " * else a key or keyring serial such as KEY_SPEC_SESSION_KEYRING).\n */\n"
+	      "static inline int\n", e->f);
+	emit_line(e, "", SKEL_KR_FUNC);
+	fputs("{\n", e->f);
+	emit_line(e, "\t", SKEL_KR_SET);
+	fprintf(e->f, "\treturn %1$s__load(skel);\n}\n"
 		"\nstatic inline struct %1$s *\n%1$s__open_and_load(void)\n{\n"
 		"\tstruct %1$s *skel;\n\n"
 		"\tskel = %1$s__open();\n\tif (!skel)\n\t\treturn NULL;\n"
@@ -473,7 +468,7 @@ static void emit_asserts(struct emitter *e)
 	bpf_object__for_each_map(map, e->l->obj) {
 		if (!is_skel_data(map, ident, sizeof(ident)))
 			continue;
-		sec = find_datasec(btf, ident);
+		sec = map_datasec(btf, map);
 		if (!sec)
 			continue;
 		vs = btf_var_secinfos(sec);
@@ -640,17 +635,6 @@ static int check_supported(struct emitter *e)
 	return 0;
 }
 
-/* __NAME_LSKEL_H__ */
-static void guard_of(const char *name, char *guard, size_t sz)
-{
-	char *p;
-
-	snprintf(guard, sz, "__%s_LSKEL_H__", name);
-	for (p = guard; *p; p++)
-		if (*p >= 'a' && *p <= 'z')
-			*p -= 'a' - 'A';
-}
-
 /* What the prologue says of the signed bytes, by format. */
 static const char *const prologue_what[] = {
 	[LSKEL_FORMAT_TRAILER] =
@@ -763,7 +747,7 @@ int emit_tail(const struct loader *l, const int *keyring_id, char **buf, size_t 
 	err = check_names(&e) ?: check_supported(&e);
 	if (err)
 		return err;
-	guard_of(l->name, e.guard, sizeof(e.guard));
+	skel_guard(l->name, e.guard, sizeof(e.guard));
 	*buf = NULL;
 	e.f = open_memstream(buf, len);
 	if (!e.f)
@@ -820,7 +804,7 @@ int emit_header(const struct skel_parts *p, char **buf, size_t *len)
 	} else {
 		return kit_err(-EINVAL, "header: format %d", format);
 	}
-	guard_of(p->name, guard, sizeof(guard));
+	skel_guard(p->name, guard, sizeof(guard));
 	*buf = NULL;
 	f = open_memstream(buf, len);
 	if (!f)

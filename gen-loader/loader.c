@@ -11,6 +11,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btf_sec.h"
 #include "err.h"
 #include "loader.h"
 
@@ -117,34 +118,21 @@ static int check_elf(const char *path)
 static int check_host_independent(const char *path, struct bpf_object *obj)
 {
 	struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *t, *v;
-	const char *sec, *var;
+	const struct btf_type *sec, *v;
 	struct bpf_map *map;
-	int i, j, n;
+	int j;
 
 	bpf_object__for_each_map(map, obj) {
 		if (bpf_map__pin_path(map))
 			return kit_err(-EOPNOTSUPP, "%s: map '%s': pinned maps cannot be reused by a signed loader (LIBBPF_PIN_BY_NAME)",
 				       path, bpf_map__name(map));
 	}
-	if (!btf)
-		return 0;
-	n = btf__type_cnt(btf);
-	for (i = 1; i < n; i++) {
-		t = btf__type_by_id(btf, i);
-		if (!btf_is_datasec(t))
-			continue;
-		sec = btf__name_by_offset(btf, t->name_off);
-		vs = btf_var_secinfos(t);
-		for (j = 0; j < btf_vlen(t); j++, vs++) {
-			v = btf__type_by_id(btf, vs->type);
-			var = btf__name_by_offset(btf, v->name_off);
-			if (!strcmp(sec, ".ksyms") && btf_is_var(v) &&
-			    btf__resolve_type(btf, v->type) == 0)
-				return kit_err(-EOPNOTSUPP, "%s: extern '%s': a typeless __ksym would be an address from this machine's /proc/kallsyms; declare it with its type",
-					       path, var);
-		}
+	sec = btf_sec(btf, ".ksyms");
+	for (j = 0; sec && j < btf_vlen(sec); j++) {
+		v = btf_sec_var(btf, sec, j);
+		if (btf_is_var(v) && btf__resolve_type(btf, v->type) == 0)
+			return kit_err(-EOPNOTSUPP, "%s: extern '%s': a typeless __ksym would be an address from this machine's /proc/kallsyms; declare it with its type",
+				       path, btf__name_by_offset(btf, v->name_off));
 	}
 	return 0;
 }

@@ -18,18 +18,12 @@
 
 #include "bpftool_skel.h"
 #include "err.h"
+#include "hex.h"
 #include "lskel.h"
 
 #define MARK "/* @bpfsign "
 #define MARK_END " */"
 #define HEX_PER_LINE 16
-
-const char *const lskel_region_names[NR_REGIONS] = {
-	[R_INSNS] = "insns",
-	[R_DATA] = "data",
-	[R_EXCL_HASH] = "excl_hash",
-	[R_SIGNATURE] = "signature",
-};
 
 struct parser {
 	const char *path;
@@ -55,17 +49,6 @@ static int bad(struct parser *p, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return kit_err(-ENOEXEC, "%s:%zu: not a gen-loader header: %s", p->path, p->lineno, msg);
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 /* A decimal number that is all of s[0..n): 0 on success. */
@@ -226,8 +209,8 @@ static int parse_hex(struct parser *p, const char *s, size_t len)
 		return bad(p, "region %s: more bytes than its begin marker says (%zu)",
 			   lskel_region_names[p->cur], p->want);
 	for (i = 0; i < n; i++, s += 4) {
-		hi = hexval(s[2]);
-		lo = hexval(s[3]);
+		hi = hex_digit(s[2]);
+		lo = hex_digit(s[3]);
 		if (s[0] != '\\' || s[1] != 'x' || hi < 0 || lo < 0)
 			return bad(p, "region %s: '%.4s' is not a \\xHH byte",
 				   lskel_region_names[p->cur], s);
@@ -325,27 +308,4 @@ int lskel_parse(const char *path, const char *text, size_t len, struct lskel *h)
 fail:
 	lskel_free(h);
 	return err;
-}
-
-void lskel_free(struct lskel *h)
-{
-	int i;
-
-	for (i = 0; i < NR_REGIONS; i++) {
-		free(h->r[i].buf);
-		h->r[i].buf = NULL;
-	}
-}
-
-int lskel_payload(const struct lskel *h, unsigned char **buf, size_t *len)
-{
-	const struct lskel_block *in = &h->r[R_INSNS], *d = &h->r[R_DATA];
-
-	*buf = malloc(in->len + d->len);
-	if (!*buf)
-		return kit_err(-ENOMEM, "payload: %s", strerror(ENOMEM));
-	memcpy(*buf, in->buf, in->len);
-	memcpy(*buf + in->len, d->buf, d->len);
-	*len = in->len + d->len;
-	return 0;
 }

@@ -12,9 +12,8 @@
 
 #include "err.h"
 #include "loader.h"
+#include "skel.h"
 #include "tail_audit.h"
-
-#define LINE_MAX_LEN 256	/* of the lines the rules compare */
 
 enum tok_kind { T_IDENT, T_NUM, T_LIT, T_PUNCT };
 
@@ -23,37 +22,6 @@ struct tok {
 	const char *s;
 	size_t n;
 	size_t line;		/* of c, from 1 */
-};
-
-/* Lines that name the arrays, the load's opts or the keyring: %1$s is NAME. */
-enum {
-	L_DATA_SZ, L_DATA, L_INSNS_SZ, L_INSNS, L_EXCL, L_EXCL_SZ, L_IF_SIG, L_SIG, L_SIG_SZ,
-	L_KEYRING,		/* up to here: the wiring, each exactly once */
-	NR_WIRING,
-	L_OPTS_DECL = NR_WIRING, L_OPTS_CTX, L_OPTS_RUN, L_OPTS_ERRSTR,
-	L_KR_FIELD, L_KR_OPEN, L_KR_FUNC, L_KR_SET,
-	NR_LINES
-};
-
-static const char *const line_fmt[NR_LINES] = {
-	[L_DATA_SZ] = "opts.data_sz = sizeof(%1$s__lskel_data) - 1;",
-	[L_DATA] = "opts.data = (void *)%1$s__lskel_data;",
-	[L_INSNS_SZ] = "opts.insns_sz = sizeof(%1$s__lskel_insns) - 1;",
-	[L_INSNS] = "opts.insns = (void *)%1$s__lskel_insns;",
-	[L_EXCL] = "opts.excl_prog_hash = (void *)%1$s__lskel_excl_hash;",
-	[L_EXCL_SZ] = "opts.excl_prog_hash_sz = sizeof(%1$s__lskel_excl_hash) - 1;",
-	[L_IF_SIG] = "if (sizeof(%1$s__lskel_signature) > 1) {",
-	[L_SIG] = "opts.signature = (void *)%1$s__lskel_signature;",
-	[L_SIG_SZ] = "opts.signature_sz = sizeof(%1$s__lskel_signature) - 1;",
-	[L_KEYRING] = "opts.keyring_id = skel->keyring_id;",
-	[L_OPTS_DECL] = "struct bpf_load_and_run_opts opts = {};",
-	[L_OPTS_CTX] = "opts.ctx = (struct bpf_loader_ctx *)skel;",
-	[L_OPTS_RUN] = "err = bpf_load_and_run(&opts);",
-	[L_OPTS_ERRSTR] = "skel->errstr = opts.errstr;",
-	[L_KR_FIELD] = "__s32 keyring_id;\t/* NAME__load() passes it to BPF_PROG_LOAD */",
-	[L_KR_OPEN] = "skel->keyring_id = %1$s__DEFAULT_KEYRING_ID;",
-	[L_KR_FUNC] = "%1$s__load_keyring(struct %1$s *skel, __s32 keyring_id)",
-	[L_KR_SET] = "skel->keyring_id = keyring_id;",
 };
 
 /* Functions the C may call besides NAME__*: skel_internal.h's, and libc's two. */
@@ -85,7 +53,7 @@ struct audit {
 	size_t nr, cap;
 	size_t *starts;		/* starts[i]: offset of line i + 1 */
 	size_t nr_lines;
-	char lines[NR_LINES][LINE_MAX_LEN];
+	char lines[NR_SKEL_LINES][SKEL_LINE_MAX];	/* skel_line()s of NAME */
 	char guard_end[NAME_MAX_LEN + 32];	/* "#endif / * __NAME_LSKEL_H__ * /" */
 };
 
@@ -260,13 +228,15 @@ static bool is_image_line(struct audit *a, size_t i)
 /* May line i name this token? */
 static bool allowed_line(struct audit *a, const struct tok *t, size_t i)
 {
-	static const int opts_lines[] = { L_DATA_SZ, L_DATA, L_INSNS_SZ, L_INSNS, L_EXCL,
-					  L_EXCL_SZ, L_SIG, L_SIG_SZ, L_KEYRING, L_OPTS_DECL,
-					  L_OPTS_CTX, L_OPTS_RUN, L_OPTS_ERRSTR, -1 };
-	static const int kr_lines[] = { L_KEYRING, L_KR_FIELD, L_KR_OPEN, L_KR_FUNC, L_KR_SET,
-					-1 };
-	static const int array_lines[] = { L_DATA_SZ, L_DATA, L_INSNS_SZ, L_INSNS, L_EXCL,
-					   L_EXCL_SZ, L_IF_SIG, L_SIG, L_SIG_SZ, L_KR_OPEN, -1 };
+	static const int opts_lines[] = { SKEL_DATA_SZ, SKEL_DATA, SKEL_INSNS_SZ, SKEL_INSNS,
+					  SKEL_EXCL, SKEL_EXCL_SZ, SKEL_SIG, SKEL_SIG_SZ,
+					  SKEL_KEYRING, SKEL_OPTS_DECL, SKEL_OPTS_CTX,
+					  SKEL_OPTS_RUN, SKEL_OPTS_ERRSTR, -1 };
+	static const int kr_lines[] = { SKEL_KEYRING, SKEL_KR_FIELD, SKEL_KR_OPEN, SKEL_KR_FUNC,
+					SKEL_KR_SET, -1 };
+	static const int array_lines[] = { SKEL_DATA_SZ, SKEL_DATA, SKEL_INSNS_SZ, SKEL_INSNS,
+					   SKEL_EXCL, SKEL_EXCL_SZ, SKEL_IF_SIG, SKEL_SIG,
+					   SKEL_SIG_SZ, SKEL_KR_OPEN, -1 };
 	const int *l;
 	size_t k;
 
@@ -350,7 +320,7 @@ static bool check_tokens(struct audit *a)
 /* The wiring once each, #ifdef/#endif paired, the guard's #endif last. */
 static bool check_lines(struct audit *a)
 {
-	int seen[NR_WIRING] = { 0 }, depth = 0, w;
+	int seen[NR_SKEL_WIRING] = { 0 }, depth = 0, w;
 	size_t i, last = 0, ends = 0;
 	const char *s;
 	size_t n;
@@ -359,7 +329,7 @@ static bool check_lines(struct audit *a)
 		line_of(a, i, &s, &n);
 		if (n)
 			last = i;
-		for (w = 0; w < NR_WIRING; w++)
+		for (w = 0; w < NR_SKEL_WIRING; w++)
 			seen[w] += line_is(a, i, a->lines[w]);
 		if (line_is(a, i, "#ifdef __cplusplus"))
 			depth++;
@@ -367,7 +337,7 @@ static bool check_lines(struct audit *a)
 			return bad(a, i, "an #endif that closes the guard early");
 		ends += line_is(a, i, a->guard_end);
 	}
-	for (w = 0; w < NR_WIRING; w++)
+	for (w = 0; w < NR_SKEL_WIRING; w++)
 		if (seen[w] != 1)
 			return bad(a, 0, "'%s' %s", a->lines[w], seen[w] ? "more than once" : "missing");
 	if (depth || ends != 1 || !last || !line_is(a, last, a->guard_end))
@@ -402,17 +372,13 @@ bool tail_audit(const char *c, size_t len, const char *name, size_t data_sz,
 	struct audit a = { .c = c, .len = len, .name = name, .data_sz = data_sz,
 			   .first_line = first_line, .reason = reason, .reason_sz = reason_sz,
 			   .line = line };
-	char guard[NAME_MAX_LEN + 16], *p;
+	char guard[NAME_MAX_LEN + 16];
 	bool modified;
 	int i;
 
-	for (i = 0; i < NR_LINES; i++)
-		snprintf(a.lines[i], sizeof(a.lines[i]), line_fmt[i], name);
-	/* as emit.c's guard_of() */
-	snprintf(guard, sizeof(guard), "__%s_LSKEL_H__", name);
-	for (p = guard; *p; p++)
-		if (*p >= 'a' && *p <= 'z')
-			*p -= 'a' - 'A';
+	for (i = 0; i < NR_SKEL_LINES; i++)
+		skel_line(i, name, NULL, a.lines[i], sizeof(a.lines[i]));
+	skel_guard(name, guard, sizeof(guard));
 	snprintf(a.guard_end, sizeof(a.guard_end), "#endif /* %s */", guard);
 	modified = !len ? bad(&a, 0, "no C after the arrays") :
 		   control_byte(&a) || tokenize(&a) || check_tokens(&a) || check_lines(&a);

@@ -10,6 +10,7 @@
 #include <linux/bpf.h>
 #include <bpf/btf.h>
 
+#include "btf_sec.h"
 #include "err.h"
 #include "file.h"
 #include "target.h"
@@ -267,38 +268,28 @@ static unsigned long ringbuf_size(unsigned long sz, unsigned long page)
 static unsigned long declared_max_entries(struct bpf_object *obj, const char *name)
 {
 	struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *t, *v, *st, *pt;
+	const struct btf_type *sec = btf_sec(btf, ".maps"), *v, *st, *pt;
 	const struct btf_member *m;
-	int i, j, k, n;
+	int j, k;
 
-	if (!btf)
-		return 0;
-	n = btf__type_cnt(btf);
-	for (i = 1; i < n; i++) {
-		t = btf__type_by_id(btf, i);
-		if (!btf_is_datasec(t) || strcmp(btf__name_by_offset(btf, t->name_off), ".maps"))
+	for (j = 0; sec && j < btf_vlen(sec); j++) {
+		v = btf_sec_var(btf, sec, j);
+		if (strcmp(btf__name_by_offset(btf, v->name_off), name))
 			continue;
-		vs = btf_var_secinfos(t);
-		for (j = 0; j < btf_vlen(t); j++, vs++) {
-			v = btf__type_by_id(btf, vs->type);
-			if (strcmp(btf__name_by_offset(btf, v->name_off), name))
-				continue;
-			st = btf__type_by_id(btf, btf__resolve_type(btf, v->type));
-			if (!st || !btf_is_struct(st))
-				return 0;
-			m = btf_members(st);
-			for (k = 0; k < btf_vlen(st); k++, m++) {
-				if (strcmp(btf__name_by_offset(btf, m->name_off), "max_entries"))
-					continue;
-				pt = btf__type_by_id(btf, m->type);
-				if (!pt || !btf_is_ptr(pt))
-					return 0;
-				pt = btf__type_by_id(btf, pt->type);
-				return pt && btf_is_array(pt) ? btf_array(pt)->nelems : 0;
-			}
+		st = btf__type_by_id(btf, btf__resolve_type(btf, v->type));
+		if (!st || !btf_is_struct(st))
 			return 0;
+		m = btf_members(st);
+		for (k = 0; k < btf_vlen(st); k++, m++) {
+			if (strcmp(btf__name_by_offset(btf, m->name_off), "max_entries"))
+				continue;
+			pt = btf__type_by_id(btf, m->type);
+			if (!pt || !btf_is_ptr(pt))
+				return 0;
+			pt = btf__type_by_id(btf, pt->type);
+			return pt && btf_is_array(pt) ? btf_array(pt)->nelems : 0;
 		}
+		return 0;
 	}
 	return 0;
 }
@@ -420,48 +411,38 @@ static bool comment_safe(const char *s, size_t n)
 static int apply_kconfig(struct target *t, const char *path, struct bpf_object *obj)
 {
 	struct btf *btf = bpf_object__btf(obj);
-	const struct btf_var_secinfo *vs;
-	const struct btf_type *sec, *v;
+	const struct btf_type *sec = btf_sec(btf, ".kconfig"), *v;
 	const char *var, *val;
 	size_t vlen;
-	int i, j, n, err;
+	int j, err;
 
-	if (!btf)
-		return 0;
-	n = btf__type_cnt(btf);
-	for (i = 1; i < n; i++) {
-		sec = btf__type_by_id(btf, i);
-		if (!btf_is_datasec(sec) || strcmp(btf__name_by_offset(btf, sec->name_off), ".kconfig"))
-			continue;
-		vs = btf_var_secinfos(sec);
-		for (j = 0; j < btf_vlen(sec); j++, vs++) {
-			v = btf__type_by_id(btf, vs->type);
-			var = btf__name_by_offset(btf, v->name_off);
-			if (strncmp(var, "CONFIG_", 7) && strcmp(var, "LINUX_KERNEL_VERSION")) {
-				/* LINUX_HAS_*: libbpf's generation assumes the newest kernel */
-				err = add_line(t, "kconfig %s (libbpf's value for a generated loader)",
-					       var);
-				if (err)
-					return err;
-				continue;
-			}
-			if (!t->kconfig)
-				return kit_err(-EOPNOTSUPP, "%s: extern '%s': a __kconfig value of the target kernel: give its kconfig with --target-config (nothing is read from this machine's kernel)",
-					       path, var);
-			if (!strcmp(var, "LINUX_KERNEL_VERSION") && !t->kernel_version)
-				return kit_err(-EINVAL, "%s: extern 'LINUX_KERNEL_VERSION': %s has no kernel version (no '# Linux/ARCH RELEASE Kernel Configuration' line, no LINUX_KERNEL_VERSION= line)",
-					       path, t->config_path);
-			val = kconfig_value(t->kconfig, var, &vlen);
-			if (val && !comment_safe(val, vlen))
-				return kit_err(-EINVAL, "%s: extern '%s': its value in %s has a control character or '*/', which the header's comment cannot carry",
-					       path, var, t->config_path);
-			if (val)
-				err = add_line(t, "kconfig %s=%.*s", var, (int)vlen, val);
-			else
-				err = add_line(t, "kconfig %s is not set", var);
+	for (j = 0; sec && j < btf_vlen(sec); j++) {
+		v = btf_sec_var(btf, sec, j);
+		var = btf__name_by_offset(btf, v->name_off);
+		if (strncmp(var, "CONFIG_", 7) && strcmp(var, "LINUX_KERNEL_VERSION")) {
+			/* LINUX_HAS_*: libbpf's generation assumes the newest kernel */
+			err = add_line(t, "kconfig %s (libbpf's value for a generated loader)",
+				       var);
 			if (err)
 				return err;
+			continue;
 		}
+		if (!t->kconfig)
+			return kit_err(-EOPNOTSUPP, "%s: extern '%s': a __kconfig value of the target kernel: give its kconfig with --target-config (nothing is read from this machine's kernel)",
+				       path, var);
+		if (!strcmp(var, "LINUX_KERNEL_VERSION") && !t->kernel_version)
+			return kit_err(-EINVAL, "%s: extern 'LINUX_KERNEL_VERSION': %s has no kernel version (no '# Linux/ARCH RELEASE Kernel Configuration' line, no LINUX_KERNEL_VERSION= line)",
+				       path, t->config_path);
+		val = kconfig_value(t->kconfig, var, &vlen);
+		if (val && !comment_safe(val, vlen))
+			return kit_err(-EINVAL, "%s: extern '%s': its value in %s has a control character or '*/', which the header's comment cannot carry",
+				       path, var, t->config_path);
+		if (val)
+			err = add_line(t, "kconfig %s=%.*s", var, (int)vlen, val);
+		else
+			err = add_line(t, "kconfig %s is not set", var);
+		if (err)
+			return err;
 	}
 	return 0;
 }

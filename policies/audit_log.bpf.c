@@ -17,7 +17,8 @@
  * and who tried to load what was refused.  Not protected against: root can
  * unpin (unload) it or drain the ring buffer (`bpfsign-policy log`
  * consumes what it prints); when the buffer is full a record is counted
- * in the frozen tally, per caller uid and reason (policy.bpf.h).  Loads
+ * in the frozen tally, per caller uid and reason (policy.bpf.h); no other
+ * program reaches these maps (the guard, policy.bpf.h).  Loads
  * that fail before bpf_check() (attr, capability and token checks) and
  * classic BPF never reach it.  The kernel audit log (AUDIT_BPF, issue 9) is
  * the record that cannot be switched off from bpf(2); it logs a refused
@@ -84,3 +85,7 @@ int audit_check(unsigned long long *ctx)
 	record(prog, attr, kernel, BPFSIGN_POLICY_AUDIT_LOG, decision, stage, ret);
 	return 0;
 }
+
+/* every map above: only this policy's programs reach them (policy.bpf.h) */
+#define POLICY_MAPS(X)	BPFSIGN_COMMON_MAPS(X) X(lsm_ret)
+BPFSIGN_GUARD(BPFSIGN_POLICY_AUDIT_LOG, POLICY_MAPS)

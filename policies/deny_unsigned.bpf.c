@@ -42,3 +42,7 @@ int BPF_PROG(deny_unsigned, struct bpf_prog *prog, union bpf_attr *attr,
 	record(prog, attr, kernel, BPFSIGN_POLICY_DENY_UNSIGNED, BPFSIGN_DENY, BPFSIGN_STAGE_LSM, -EPERM);
 	return -EPERM;
 }
+
+/* every map above: only this policy's programs reach them (policy.bpf.h) */
+#define POLICY_MAPS(X)	BPFSIGN_COMMON_MAPS(X)
+BPFSIGN_GUARD(BPFSIGN_POLICY_DENY_UNSIGNED, POLICY_MAPS)

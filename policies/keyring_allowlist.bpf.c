@@ -49,18 +49,23 @@
  *                (-EACCES at BPF_LINK_CREATE); one that only reads still
  *                attaches.  An iterator that names the maps in its code
  *                is a program, as above.
+ *                Nor can another program read them: the guard
+ *                (policy.bpf.h) refuses its fd.
  *   mmap         no: neither map is BPF_F_MMAPABLE (a hash map cannot be).
  *   root         yes, by unloading: unpinning the links detaches the
  *                policy, and a new allowlist is a new load.  Root can also
  *                load a module or write kernel memory.
- * Keys: with "key allow ID" lines (the "keys" map, keys_config.key_rules),
- * a VERIFIED program passes only if, besides its keyring, the key that
- * verified it (aux->sig_key, the kit's kernel) is listed, and a VERIFIED
- * loader's child only if its loader's key (aux->loader_key) is.  A key id is
- * what its certificate says: the keyring rules decide whose certificates
- * count, so a caller's keyring with a key of the same id stays refused
- * unless a user keyring is allowed.  On a kernel that records no key, a
- * policy with key rules denies every signed program.
+ * Keys: with "key allow sha256:HEX" lines (the "keys" map,
+ * keys_config.key_rules), a VERIFIED program passes only if, besides its
+ * keyring, the key that verified it (aux->sig_key.sha256, the SHA-256 of
+ * its public key, the kit's kernel) is listed, and a VERIFIED loader's
+ * child only if its loader's key (aux->loader_key.sha256) is.  A
+ * certificate chooses its subject key identifier but not its public key:
+ * a certificate in the secondary or a caller's keyring that copies an
+ * allowed key's skid has another key and another digest, and one that
+ * copies the public key is useless without its private key.  On a kernel
+ * that records no digest, a policy with key rules denies every signed
+ * program.
  */
 #include "vmlinux.h"
 #include "policy.bpf.h"
@@ -100,12 +105,11 @@ static __always_inline bool keyring_allowed(struct bpf_prog_aux *aux)
 
 /* The key that verified a program, the kit's struct bpf_sig_key: declared
  * here (CO-RE flavours) so that the policy builds against any vmlinux.h and
- * fails closed where the kernel lacks it.
+ * fails closed where the kernel lacks it.  Only the digest of the public key
+ * is read: the key's skid is whatever its certificate says.
  */
 struct bpf_sig_key___kit {
-	int serial;
-	__u8 id_len;
-	__u8 id[BPFSIGN_KEY_ID_MAX];
+	__u8 sha256[BPFSIGN_KEY_SHA256_LEN];
 } __attribute__((preserve_access_index));
 
 struct bpf_prog_aux___kit {
@@ -125,15 +129,19 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_RDONLY_PROG);
 	__uint(max_entries, BPFSIGN_MAX_KEYS);
-	__type(key, struct bpfsign_key_id);
+	__type(key, struct bpfsign_key_digest);
 	__type(value, __u32);
 } keys SEC(".maps");
 
-/* No key rule, or the key that verified the program (its loader's) is listed */
+/* No key rule, or the key that verified the program (its loader's) is
+ * listed by its public key's digest.  A kernel without sig_key.sha256
+ * (one that records only the skid) fails closed; an all-zero digest is
+ * the kernel's "no key" and is never listed.
+ */
 static __always_inline bool key_allowed(struct bpf_prog_aux *aux, bool loader)
 {
 	struct bpf_prog_aux___kit *k = (void *)aux;
-	struct bpfsign_key_id id = {};
+	struct bpfsign_key_digest d = {};
 	struct bpfsign_keys_config *kc;
 	__u32 zero = 0, *v;
 
@@ -142,18 +150,13 @@ static __always_inline bool key_allowed(struct bpf_prog_aux *aux, bool loader)
 		return false;
 	if (!kc->key_rules)
 		return true;
-	if (!bpf_core_field_exists(k->sig_key))
+	if (!bpf_core_field_exists(k->sig_key.sha256))
 		return false;
-	if (loader) {
-		id.len = BPF_CORE_READ(k, loader_key.id_len);
-		bpf_core_read(id.id, sizeof(id.id), &k->loader_key.id);
-	} else {
-		id.len = BPF_CORE_READ(k, sig_key.id_len);
-		bpf_core_read(id.id, sizeof(id.id), &k->sig_key.id);
-	}
-	if (!id.len)
-		return false;
-	v = bpf_map_lookup_elem(&keys, &id);
+	if (loader)
+		bpf_core_read(d.sha256, sizeof(d.sha256), &k->loader_key.sha256);
+	else
+		bpf_core_read(d.sha256, sizeof(d.sha256), &k->sig_key.sha256);
+	v = bpf_map_lookup_elem(&keys, &d);
 	return v && *v == BPFSIGN_KEYRING_ALLOWED;
 }
 
@@ -215,3 +218,7 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 	       -EPERM);
 	return -EPERM;
 }
+
+/* every map above: only this policy's programs reach them (policy.bpf.h) */
+#define POLICY_MAPS(X)	BPFSIGN_COMMON_MAPS(X) X(config) X(keyrings) X(keys_config) X(keys)
+BPFSIGN_GUARD(BPFSIGN_POLICY_KEYRING_ALLOWLIST, POLICY_MAPS)

@@ -4,10 +4,12 @@
  * decisions that `bpfsign-policy log` prints and consumes, "tally", the
  * records the ring buffer had no room for, counted per caller and reason,
  * and "stats", its counters.  The CLI freezes stats and tally before it
- * attaches the policy: no bpf(2) command can write or delete them, only
- * programs (these, and a program root loads that binds the map: see
- * policies/README.md).  Included once by each policies/ *.bpf.c, after
- * vmlinux.h.
+ * attaches the policy: no bpf(2) command can write or delete them.  No
+ * other program can either: "guard" (lsm/bpf_prog, below) refuses an fd to
+ * any program that could reach one of the policy's maps but is not one of
+ * the policy's own ("owner").  Included once by each policies/ *.bpf.c,
+ * after vmlinux.h; each defines own_map() and own_map_fits() over its maps
+ * and the guard program (guard_prog()).
  */
 #ifndef BPFSIGN_POLICY_BPF_H
 #define BPFSIGN_POLICY_BPF_H
@@ -19,6 +21,7 @@
 #include "policy.h"
 
 #define EPERM 1
+#define EACCES 13
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -52,6 +55,15 @@ struct {
 	__type(key, struct bpfsign_tally_key);
 	__type(value, struct bpfsign_tally);
 } tally_any SEC(".maps");
+
+/* The ids of this policy's programs: see struct bpfsign_owner */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_RDONLY_PROG);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bpfsign_owner);
+} owner SEC(".maps");
 
 static __always_inline void count(__u32 stat)
 {
@@ -201,6 +213,136 @@ static __always_inline bool kernel_own_load(bool kernel, struct bpf_prog_aux *au
 {
 	return kernel && !aux->loader_id;
 }
+
+/*
+ * The guard: which programs may reach the policy's maps.
+ *
+ * Every write to a map is a bpf(2) command on an fd (frozen: refused) or a
+ * program's: an instruction that names the map (its fd by id, a pin, a
+ * loader's child: prog->aux->used_maps), a map-in-map whose template the
+ * map fits (the inner map is inserted later, whenever its holder likes),
+ * or a bpf_map_elem iterator that writes values (the map is given when the
+ * link is made, after the load).  A program is only usable through an fd,
+ * and every program fd is made by bpf_prog_new_fd() or a bpffs open, both
+ * of which call security_bpf_prog(): there, with the program verified and
+ * its maps known, the guard refuses (-EACCES) every program that is not
+ * one of the policy's own ("owner") and that
+ *   - uses one of the policy's maps,
+ *   - uses a map-in-map whose inner template one of them fits,
+ *   - is an iterator that writes values (any map: the one it will be
+ *     attached to is not known yet), or
+ *   - replaces or traces one of the policy's programs (freplace, fentry).
+ * A refused load ends there: the program is freed without ever having an
+ * fd.  Programs loaded before the policy was attached are not re-checked
+ * (policies/README.md).  Exclusive maps (excl_prog_hash) would do it in
+ * the kernel, but the kernel refuses them to programs with CO-RE
+ * relocations, which every policy program has, and bind a map to a
+ * digest, which a copy of the program's instructions matches.
+ */
+#define GUARD_MAX_MAPS	64	/* MAX_USED_MAPS */
+
+/* the fields of a map-in-map template that bpf_map_meta_equal() compares */
+struct guard_template {
+	__u32 type, key_size, value_size, flags;
+};
+
+static __always_inline bool own_map(__u64 map);
+static __always_inline bool own_map_fits(const struct guard_template *t);
+
+/* a map of the policy: its address, as the used_maps of a program hold it */
+#define GUARD_IS(map)	|| m == (__u64)(long)&map
+/* a template that map would fit (the inner map's max_entries is not compared) */
+#define GUARD_FITS(map)	|| guard_fits(t, (struct bpf_map *)&map)
+
+static __always_inline bool guard_fits(const struct guard_template *t, struct bpf_map *mine)
+{
+	return t->type == mine->map_type && t->key_size == mine->key_size &&
+	       t->value_size == mine->value_size && t->flags == mine->map_flags;
+}
+
+static __always_inline bool own_prog(__u32 id)
+{
+	struct bpfsign_owner *o;
+	__u32 zero = 0, i;
+
+	o = bpf_map_lookup_elem(&owner, &zero);
+	if (!o || !id)
+		return false;
+	for (i = 0; i < BPFSIGN_MAX_OWN_PROGS; i++)
+		if (o->prog_ids[i] == id)
+			return true;
+	return false;
+}
+
+/* 0, or -EACCES for a program the policy's maps must not meet */
+static __always_inline int guard_prog(struct bpf_prog *prog, __u8 policy)
+{
+	struct bpf_prog_aux *aux = prog->aux;
+	struct bpf_map **maps;
+	struct guard_template t;
+	__u64 m, meta;
+	__u32 i, cnt;
+	bool refuse = false;
+
+	if (own_prog(BPF_CORE_READ(aux, id)))
+		return 0;
+	cnt = BPF_CORE_READ(aux, used_map_cnt);
+	maps = BPF_CORE_READ(aux, used_maps);
+	for (i = 0; i < GUARD_MAX_MAPS && i < cnt && !refuse; i++) {
+		m = 0;
+		meta = 0;
+		bpf_core_read(&m, sizeof(m), &maps[i]);
+		if (!m)
+			break;
+		if (own_map(m)) {
+			refuse = true;
+			break;
+		}
+		bpf_core_read(&meta, sizeof(meta), &((struct bpf_map *)m)->inner_map_meta);
+		if (!meta)
+			continue;
+		t.type = BPF_CORE_READ((struct bpf_map *)meta, map_type);
+		t.key_size = BPF_CORE_READ((struct bpf_map *)meta, key_size);
+		t.value_size = BPF_CORE_READ((struct bpf_map *)meta, value_size);
+		t.flags = BPF_CORE_READ((struct bpf_map *)meta, map_flags);
+		refuse = own_map_fits(&t);
+	}
+	if (!refuse && BPF_CORE_READ(prog, expected_attach_type) == BPF_TRACE_ITER &&
+	    BPF_CORE_READ(aux, max_rdwr_access))
+		refuse = true;
+	if (!refuse && BPF_CORE_READ(aux, dst_prog) &&
+	    own_prog(BPF_CORE_READ(aux, dst_prog, aux, id)))
+		refuse = true;
+	if (!refuse)
+		return 0;
+	record(prog, NULL, false, policy, BPFSIGN_DENY, BPFSIGN_STAGE_GUARD, -EACCES);
+	return -EACCES;
+}
+
+/* The guard program of a policy object: POLICY its id, MAPS(X) calls X
+ * on each of its maps (BPFSIGN_COMMON_MAPS and its own)
+ */
+#define BPFSIGN_GUARD(POLICY, MAPS)					\
+static __always_inline bool own_map(__u64 m)				\
+{									\
+	return false MAPS(GUARD_IS);					\
+}									\
+									\
+static __always_inline bool own_map_fits(const struct guard_template *t) \
+{									\
+	return false MAPS(GUARD_FITS);					\
+}									\
+									\
+SEC("lsm/bpf_prog")							\
+int BPF_PROG(guard, struct bpf_prog *prog, int ret)			\
+{									\
+	if (ret)							\
+		return ret;						\
+	return guard_prog(prog, POLICY);				\
+}
+
+/* the maps every policy has */
+#define BPFSIGN_COMMON_MAPS(X)	X(events) X(stats) X(tally) X(tally_any) X(owner)
 
 char LICENSE[] SEC("license") = "GPL";
 

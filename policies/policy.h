@@ -19,10 +19,10 @@
 #define BPFSIGN_MAX_TALLIES	4096
 /* tally_any entries: the records neither events nor tally had room for,
  * one per (decision, stage, prog_type) whoever the caller (uid
- * BPFSIGN_ANY_UID, the other key fields 0): 4 x 4 x 64 keys, all fit, so
+ * BPFSIGN_ANY_UID, the other key fields 0): 4 x 5 x 64 keys, all fit, so
  * no record is ever lost, whatever uids and reasons filled the tally
  */
-#define BPFSIGN_MAX_TALLY_ANY	(4 * 4 * 64)
+#define BPFSIGN_MAX_TALLY_ANY	(4 * 5 * 64)
 #define BPFSIGN_ANY_UID		0xffffffffU	/* (uid_t)-1, no caller's uid */
 /* bits of bpfsign_allow_config.allow_types: enum bpf_prog_type values below
  * this fit; 6.12 has 33 (UNSPEC to NETFILTER)
@@ -61,6 +61,8 @@ enum bpfsign_stage {
 					 * signature, bpf_sig_enforce */
 	BPFSIGN_STAGE_VERIFIER	= 2,	/* admitted by LSMs, refused by the verifier */
 	BPFSIGN_STAGE_LOADED	= 3,	/* bpf_check() succeeded */
+	BPFSIGN_STAGE_GUARD	= 4,	/* verified, refused its fd by the guard:
+					 * it would reach the policy's maps */
 };
 
 enum bpfsign_policy_id {
@@ -146,6 +148,18 @@ struct bpfsign_tally {
 	char last_comm[BPFSIGN_COMM_LEN];
 };
 
+/* "owner", every policy's one-element map: the ids of the policy's own
+ * programs (all of its object's, the guard included), written by
+ * bpfsign-policy after the load and frozen before the attach.  The guard
+ * (lsm/bpf_prog, policy.bpf.h) gives a program fd that uses one of the
+ * policy's maps only to these programs.
+ */
+#define BPFSIGN_MAX_OWN_PROGS	4
+
+struct bpfsign_owner {
+	__u32 prog_ids[BPFSIGN_MAX_OWN_PROGS];	/* 0: unused slot */
+};
+
 /* keyring-allowlist: its one "config" element */
 struct bpfsign_allow_config {
 	__u32 configured;	/* 1 once the CLI wrote it: until then, deny all */
@@ -175,16 +189,17 @@ enum {
 	BPFSIGN_KEYRING_ALLOWED	= 1,
 };
 
-/* keyring-allowlist: a "keys" key, the subject key identifier of a key
- * ("key allow ID"), as the kernel records the key that verified a program
- * (struct bpf_sig_key): the id, zero-padded to BPFSIGN_KEY_ID_MAX bytes
+/* keyring-allowlist: a "keys" key ("key allow sha256:HEX"), the identity
+ * of a key as the kernel records the key that verified a program (struct
+ * bpf_sig_key's sha256): the SHA-256 of its public key as the kernel holds
+ * it, the contents of the certificate's subjectPublicKey BIT STRING.  Not
+ * the subject key identifier: a certificate chooses that, not its key.
  */
-#define BPFSIGN_KEY_ID_MAX	64
+#define BPFSIGN_KEY_SHA256_LEN	32
 #define BPFSIGN_MAX_KEYS	64
 
-struct bpfsign_key_id {
-	__u32 len;
-	__u8 id[BPFSIGN_KEY_ID_MAX];
+struct bpfsign_key_digest {
+	__u8 sha256[BPFSIGN_KEY_SHA256_LEN];
 };
 
 /* keyring-allowlist: "keys_config", its one element */

@@ -7,19 +7,34 @@
 #        check-series.sh --provenance [PATCH...]
 #
 # --provenance is fast and needs no tree: for each patch of
-# kernel-patches/series (or each PATCH given), one TAP line saying whether
-# it is a backport (with its upstream commit id and author) or original to
-# the kit; "not ok" when its message says neither.  See
-# check-provenance.awk for the rules.
+# kernel-patches/series (or each PATCH given, which must be in the series),
+# one TAP line saying whether it is a backport (its upstream commit id and
+# author), based on upstream commits, or original to the kit; "not ok" with
+# the reason otherwise.  check-provenance.awk has the rules; the subjects of
+# the patches before each one are what its "This fixes ..., earlier in this
+# series." may name.
 set -u
 if [ "${1:-}" = --provenance ]; then
 	shift
 	pd=$(cd "$(dirname "$0")/../kernel-patches" && pwd)
-	[ $# -gt 0 ] || set -- $(grep -v '^#' "$pd/series" | grep . | sed "s|^|$pd/|")
+	awkf=$(dirname "$0")/check-provenance.awk
+	listed=$(grep -v '^#' "$pd/series" | grep .)
+	[ $# -gt 0 ] || set -- $(echo "$listed" | sed "s|^|$pd/|")
+	subjects=$(mktemp) && prev=$(mktemp) || exit 1
+	trap 'rm -f "$subjects" "$prev"' EXIT
+	# "FILE SUBJECT" for each patch of the series, in order
+	for q in $listed; do
+		awk -v f="$q" '/^Subject: / { s = $0; insub = 1; next }
+			insub && /^[ \t]/ { sub(/^[ \t]+/, " "); s = s $0; next }
+			insub { sub(/^Subject: (\[PATCH[^]]*\] )?/, "", s); print f " " s; exit }' "$pd/$q"
+	done > "$subjects"
 	n=0 fail=0
 	for p in "$@"; do
 		n=$((n + 1))
-		v=$(awk -f "$(dirname "$0")/check-provenance.awk" "$p")
+		# the subjects of the series' patches before this one
+		awk -v f="${p##*/}" '$1 == f { exit } { sub(/^[^ ]+ /, ""); print }' \
+			"$subjects" > "$prev"
+		v=$(awk -v prev="$prev" -f "$awkf" "$p")
 		case $v in
 		"ok "*) echo "ok $n - ${p##*/}: ${v#ok }" ;;
 		*) echo "not ok $n - ${p##*/}: ${v#not ok }"; fail=$((fail + 1)) ;;

@@ -27,7 +27,9 @@ export SOURCE_DATE_EPOCH=1767225600
 kcc=gcc
 ! command -v ccache > /dev/null || kcc="ccache gcc"
 jobs=$(nproc)
-clang=${CLANG:-clang-22}
+# the BPF clang: CLANG as the top-level Makefile exports it, else the one
+# default, common/clang.mk's
+clang=${CLANG:-$(sed -n 's/^BPF_CLANG[[:space:]]*?=[[:space:]]*//p' "$top/common/clang.mk")}
 kmake() {
 	# An empty LOCALVERSION keeps setlocalversion from appending "+" for the
 	# git tree: the release is exactly 6.12.N-bpfsign.

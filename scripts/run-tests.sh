@@ -110,22 +110,30 @@ host_suites() {
 	echo 0 > "$build/suite-host.log.rc"
 }
 
-# guest [smp=N] NAME CMDLINE TEST...: one boot of the guest (2 CPUs, or N),
-# with its own console log
+# guest [smp=N] [run=SCRIPT] NAME CMDLINE TEST...: one boot of the guest (2
+# CPUs, or N), with its own console log, by qemu/run-guest.sh or by SCRIPT
+# (a path from the top, which runs it and prints its own TAP)
 guest() {
-	smp=2
-	case $1 in smp=*) smp=${1#smp=}; shift ;; esac
+	smp=2 runner=$top/qemu/run-guest.sh
+	while :; do
+		case $1 in
+		smp=*) smp=${1#smp=}; shift ;;
+		run=*) runner=$top/${1#run=}; shift ;;
+		*) break ;;
+		esac
+	done
 	name=$1 cmdline=$2; shift 2
 	start "$name" BPFSIGN_SMP="$smp" BPFSIGN_CMDLINE="$cmdline" \
-		BPFSIGN_LOG="$build/guest-$name.log" "$top/qemu/run-guest.sh" "$@"
+		BPFSIGN_LOG="$build/guest-$name.log" "$runner" "$@"
 }
 
-# boot [smp=N] NAME CMDLINE TEST...: the boot NAME, when it is asked for
-# ($want: "guest" for every boot); with $listing set, only its name into
-# $names
+# boot [smp=N] [run=SCRIPT] NAME CMDLINE TEST...: the boot NAME, when it is
+# asked for ($want: "guest" for every boot); with $listing set, only its
+# name into $names
 boot() {
-	b=$1
-	[ "${b#smp=}" = "$b" ] || b=$2
+	for b in "$@"; do
+		case $b in smp=* | run=*) ;; *) break ;; esac
+	done
 	if [ -n "$listing" ]; then
 		names="$names $b"
 		return 0
@@ -160,18 +168,27 @@ boots() {
 		gen_loader_no_trailer_enforced gen_loader_no_trailer_metadata_flipped \
 		target_perf_every_cpu_smp4 target_alternatives \
 		target_kconfig_resolved target_many_programs
+	# The harness itself: a failing test, a kernel WARNING, a KASAN report
+	# and a kmemleak leak, each injected for real, must fail a boot
+	# (tests/guest/inject.sh runs the boot and checks that each does).
+	boot run=tests/guest/inject.sh guest-inject "" inject_fail inject_warn \
+		inject_kasan inject_leak
 	# The .bpf keyring, provisioned the way an initramfs would.
 	boot guest-bpf-keyring bpf.keyring_unsealed=1 bpf_keyring_provisioned
 	# systemd-keyring-setup's sequence; it raises enforcement
 	boot guest-bpf-keyring-systemd bpf.keyring_unsealed=1 bpf_keyring_systemd_sequence
 	# BPF LSM policies (policies/) change what later tests may load.
-	boot guest-policies "" policy_deny_unsigned \
+	boot guest-policies "" attack_audit_kernel_preload policy_deny_unsigned \
 		policy_keyring_allowlist_default policy_keyring_allowlist_file \
 		policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
 		policy_audit_log policy_flood_cap_bpf policy_flood_token \
-		policy_key_allowlist \
+		policy_key_allowlist attack_key_allow_secondary_skid_clone \
+		attack_key_allow_user_keyring_skid_forgery attack_key_allow_long_skid_prefix \
+		attack_sig_key_two_signer_infos \
 		attack_policy_repin_fake_maps attack_policy_ringbuf_replay \
-		attack_policy_unsigned_type_rewrites_counters \
+		attack_policy_unsigned_type_rewrites_counters attack_policy_guard_map_in_map \
+		attack_policy_guard_iterator attack_policy_guard_signed_writer \
+		attack_policy_guard_bind_map \
 		attack_policy_tally_full_by_uids attack_policy_tally_full_by_token_uids
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \

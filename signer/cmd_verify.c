@@ -79,7 +79,8 @@ static int verify_one(const struct cmd *cmd, const struct parsed *a, const char 
 	if (!err) {
 		err = bpfsign_verifier_verify(v, data, len, sig, sig_len, &rep);
 		out_begin(&o, stdout, out_fmt(a->val[O_JSON], a->val[O_PRETTY]));
-		out_sig_report(&o, path, payload, &rep, &rep.info, rep.err, rep.reason);
+		out_sig_report(&o, path, payload, &rep, &rep.info,
+			       rep.key_sha256[0] ? rep.key_sha256 : NULL, rep.err, rep.reason);
 		out_end(&o);
 	} else {
 		/* an input that is not what it should be: not the kernel's EINVAL,

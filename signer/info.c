@@ -21,7 +21,7 @@ static bool kernel_checked(const struct bpfsign_info *info)
 	return info->kernel_ok || info->kernel_err;
 }
 
-void out_info(struct out *o, const struct bpfsign_info *info)
+void out_info(struct out *o, const struct bpfsign_info *info, const char *key_sha256)
 {
 	static const char *const id_names[] = {
 		[BPFSIGN_ID_NONE] = "none",
@@ -54,8 +54,8 @@ void out_info(struct out *o, const struct bpfsign_info *info)
 		out_null(o, "key_id");
 	out_str_or_null(o, "issuer", si ? info->issuer : NULL);
 	out_str_or_null(o, "serial", si ? info->serial : NULL);
-	/* computed by another change of the kit: null until it is */
-	out_null(o, "key_sha256");
+	/* the key's identity, as the kernel records it: not the key id */
+	out_str_or_null(o, "key_sha256", key_sha256);
 	if (cms) {
 		out_int(o, "certificates", info->nr_certs);
 		out_int(o, "crls", info->nr_crls);
@@ -83,7 +83,7 @@ void out_info(struct out *o, const struct bpfsign_info *info)
 
 void out_sig_report(struct out *o, const char *file, const char *payload,
 		    const struct bpfsign_report *rep, const struct bpfsign_info *info,
-		    int err, const char *reason)
+		    const char *key_sha256, int err, const char *reason)
 {
 	out_str(o, "file", file);
 	out_str_or_null(o, "payload", payload);
@@ -95,5 +95,5 @@ void out_sig_report(struct out *o, const char *file, const char *payload,
 	out_int(o, "errno", -err);
 	out_str(o, "reason", reason);
 	out_str_or_null(o, "signer", rep ? rep->signer : NULL);
-	out_info(o, info);
+	out_info(o, info, key_sha256);
 }

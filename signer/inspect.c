@@ -9,6 +9,7 @@
 #include <string.h>
 #include <openssl/cms.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/objects.h>
 #include <openssl/x509.h>
 
@@ -71,6 +72,22 @@ void bpfsign__name_str(char *dst, size_t size, const X509_NAME *name)
 			snprintf(dst, size, "%.*s", (int)n, p);
 	}
 	BIO_free(bio);
+}
+
+int bpfsign__key_sha256(const X509 *cert, char hex[2 * 32 + 1])
+{
+	const ASN1_BIT_STRING *key = X509_get0_pubkey_bitstr(cert);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int n = 0;
+
+	hex[0] = 0;
+	if (!key)
+		return kit_err(-EINVAL, "certificate: no public key");
+	if (!EVP_Digest(ASN1_STRING_get0_data(key), ASN1_STRING_length(key), md, &n,
+			EVP_sha256(), NULL) || n != 32)
+		return kit_err(-ENOMEM, "certificate: SHA-256 of its public key failed");
+	hex_str(hex, 2 * 32 + 1, md, n);
+	return 0;
 }
 
 static void signer_id(struct bpfsign_info *info, CMS_SignerInfo *si)

@@ -34,6 +34,12 @@ int bpfsign__parse(const unsigned char *sig, size_t len,
 /* inspect.c: an X.509 name as RFC 2253 ("CN=...,O=..."), in every report. */
 void bpfsign__name_str(char *dst, size_t size, const X509_NAME *name);
 
+/* inspect.c: SHA-256 of the certificate's public key as the kernel holds
+ * it (struct public_key's key: the subjectPublicKey BIT STRING contents),
+ * lowercase hex into hex (65 bytes).  0 or a negative errno.
+ */
+int bpfsign__key_sha256(const X509 *cert, char hex[2 * 32 + 1]);
+
 /* verify.c: bpfsign_verify() against certificates already loaded. */
 int bpfsign__verify_certs(const void *data, size_t len,
 			  const unsigned char *sig, size_t sig_len,

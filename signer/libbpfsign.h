@@ -165,6 +165,13 @@ struct bpfsign_report {
 					 * the kernel does not act on (an ECDSA
 					 * value it reads that is not DER) */
 	bool checked;			/* the kernel's rules ran: err is their verdict */
+	/* the identity of the key that verified it, as the kernel records it
+	 * (fdinfo sig_key_sha256): SHA-256 of the matching certificate's
+	 * subjectPublicKey BIT STRING contents, lowercase hex; "" when it did
+	 * not verify.  The signer key id is what a certificate says; this is
+	 * what it cannot choose.
+	 */
+	char key_sha256[2 * 32 + 1];
 };
 
 /*

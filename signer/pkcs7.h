@@ -89,6 +89,13 @@ struct k_sig {
  */
 int k_public_key_verify(const struct k_pub *pub, struct k_sig *sig);
 
+/*
+ * The hash of the kernel's name ("sha256") that the test kernel's crypto API
+ * has, or NULL (sha1, sm3, streebog: not built in): the one table of the
+ * X.509 TBS digest (x509_get_sig_params()) and pkcs7_digest().
+ */
+const EVP_MD *k_hash_md(const char *name);
+
 /* struct x509_certificate, as x509_cert_parse() leaves it */
 struct k_x509 {
 	unsigned char *der;		/* the certificate's bytes, owned */

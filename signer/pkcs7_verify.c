@@ -65,29 +65,11 @@ static int find_key(const struct keyring *kr, const struct k_id *id_0,
 
 /* --- digests and public_key_verify_signature() ------------------------ */
 
-/* The kernel's hash algorithms that the test kernel's crypto API has. */
-static const EVP_MD *kernel_md(const char *name)
-{
-	static const struct {
-		const char *kname, *ossl;
-	} mds[] = {
-		{ "sha224", "SHA224" }, { "sha256", "SHA256" }, { "sha384", "SHA384" },
-		{ "sha512", "SHA512" }, { "sha3-256", "SHA3-256" },
-		{ "sha3-384", "SHA3-384" }, { "sha3-512", "SHA3-512" },
-	};
-	size_t i;
-
-	for (i = 0; name && i < ARRAY_SIZE(mds); i++)
-		if (!strcmp(name, mds[i].kname))
-			return EVP_get_digestbyname(mds[i].ossl);
-	return NULL;
-}
-
 /* pkcs7_digest(): the digest the signature value is over */
 static int sinfo_digest(struct k_sinfo *s, const void *data, size_t len,
 			unsigned char *md, unsigned int *md_len)
 {
-	const EVP_MD *type = kernel_md(s->hash_algo);
+	const EVP_MD *type = k_hash_md(s->hash_algo);
 	unsigned char set = 0x31;	/* ASN1_CONS_BIT | ASN1_SET */
 	EVP_MD_CTX *ctx;
 	int ok;
@@ -206,7 +188,7 @@ static int verify_one(struct verifier *v, int i, const void *data, size_t len)
 	int x, err;
 
 	if (!data)	/* the form only: is the digest one the kernel has? */
-		return kernel_md(s->hash_algo) ? 0 :
+		return k_hash_md(s->hash_algo) ? 0 :
 		       kit_err(-ENOPKG, "signature: digest %s: not in the kernel's crypto API (ENOPKG)",
 			       s->hash_algo);
 	err = sinfo_digest(s, data, len, v->md[i], &v->md_len[i]);

@@ -26,6 +26,23 @@ extern const struct asn1_decoder ecdsasignature_decoder;
 int asn1_ber_decoder(const struct asn1_decoder *decoder, void *context,
 		     const unsigned char *data, size_t datalen);
 
+const EVP_MD *k_hash_md(const char *name)
+{
+	static const struct {
+		const char *kname, *ossl;
+	} mds[] = {
+		{ "sha224", "SHA224" }, { "sha256", "SHA256" }, { "sha384", "SHA384" },
+		{ "sha512", "SHA512" }, { "sha3-256", "SHA3-256" },
+		{ "sha3-384", "SHA3-384" }, { "sha3-512", "SHA3-512" },
+	};
+	size_t i;
+
+	for (i = 0; name && i < ARRAY_SIZE(mds); i++)
+		if (!strcmp(name, mds[i].kname))
+			return EVP_get_digestbyname(mds[i].ossl);
+	return NULL;
+}
+
 /* --- RSA ------------------------------------------------------------------ */
 
 /* rsa-pkcs1pad.c's DigestInfo prefixes */

@@ -81,6 +81,9 @@ int bpfsign__verify_certs(const void *data, size_t len,
 		return fail(rep, err);
 	bpfsign__name_str(rep->signer, sizeof(rep->signer),
 			  X509_get_subject_name(sk_X509_value(certs, res.signer_cert)));
+	/* the key the kernel would record: the one that validated it */
+	if (bpfsign__key_sha256(sk_X509_value(certs, res.signer_cert), rep->key_sha256))
+		return fail(rep, -ENOMEM);
 	rep->verified = true;
 	/* the kernel takes another encoding of the same (r, s): say so */
 	if (res.non_der_ecdsa)

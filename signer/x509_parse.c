@@ -353,30 +353,12 @@ int x509_akid_note_serial(void *context, size_t hdrlen, unsigned char tag,
 	return 0;
 }
 
-/* The hashes of the test kernel's crypto API (no SHA-1, SM3, Streebog) */
-static const EVP_MD *kernel_hash(const char *name)
-{
-	static const struct {
-		const char *kname, *ossl;
-	} mds[] = {
-		{ "sha224", "SHA224" }, { "sha256", "SHA256" }, { "sha384", "SHA384" },
-		{ "sha512", "SHA512" }, { "sha3-256", "SHA3-256" },
-		{ "sha3-384", "SHA3-384" }, { "sha3-512", "SHA3-512" },
-	};
-	size_t i;
-
-	for (i = 0; name && i < ARRAY_SIZE(mds); i++)
-		if (!strcmp(name, mds[i].kname))
-			return EVP_get_digestbyname(mds[i].ossl);
-	return NULL;
-}
-
 /* x509_get_sig_params(): the TBS digest; a hash the kernel lacks is not an
  * error but an unsupported signature, checked by no one
  */
 static int get_sig_params(struct k_x509 *c)
 {
-	const EVP_MD *md = kernel_hash(c->sig.hash_algo);
+	const EVP_MD *md = k_hash_md(c->sig.hash_algo);
 	unsigned int n;
 
 	if (!md) {

@@ -2,8 +2,10 @@
 /*
  * bpfsign-policy audit: every BPF program loaded on this host, with the
  * signature verdict the kernel shows in its fdinfo (the kit's kernel:
- * sig_verdict, sig_keyring, sig_key, loader_*), judged against a policy
- * file as keyring-allowlist would judge its load.  JSON lines, one program
+ * sig_verdict, sig_keyring, sig_key, sig_key_sha256, kernel_load,
+ * loader_*), judged against a policy file as keyring-allowlist would judge
+ * its load: the kernel's own loads (kernel_load, CONFIG_BPF_PRELOAD) are
+ * admitted as kernel_own_load() admits them.  JSON lines, one program
  * each, like bpfsign-policy log.  Read-only: BPF_PROG_GET_NEXT_ID and
  * BPF_PROG_GET_FD_BY_ID (CAP_SYS_ADMIN), nothing is loaded or changed.
  */
@@ -36,7 +38,9 @@ struct sig_view {
 	char verdict[16];
 	char keyring[16];
 	long keyring_serial;
-	struct bpfsign_key_id key;	/* len 0: "none" */
+	char key_id[2 * 64 + 1];	/* the skid as fdinfo shows it, "" for none */
+	struct bpfsign_key_digest key;	/* the key's identity */
+	bool has_key;			/* key is set: not "none" */
 	long key_serial;
 };
 
@@ -45,6 +49,7 @@ struct prog_view {
 	char name[BPF_OBJ_NAME_LEN];
 	struct sig_view sig;
 	long loader_id;
+	bool kernel_load;		/* fdinfo kernel_load: the kernel's own */
 	struct sig_view loader;
 };
 
@@ -74,6 +79,10 @@ static int read_fdinfo(int fd, struct prog_view *v)
 			v->loader_id = strtol(val, NULL, 10);
 			continue;
 		}
+		if (!strcmp(line, "kernel_load:")) {
+			v->kernel_load = !strcmp(val, "1");
+			continue;
+		}
 		if (!strncmp(line, "sig_", 4)) {
 			s = &v->sig;
 			k = line + 4;
@@ -91,9 +100,10 @@ static int read_fdinfo(int fd, struct prog_view *v)
 		} else if (!strcmp(k, "keyring_serial:")) {
 			s->keyring_serial = strtol(val, NULL, 10);
 		} else if (!strcmp(k, "key:")) {
-			/* "none", or an id that does not parse: no key id */
-			if (!policy_parse_key_id(val, &s->key))
-				memset(&s->key, 0, sizeof(s->key));
+			snprintf(s->key_id, sizeof(s->key_id), "%s", strcmp(val, "none") ? val : "");
+		} else if (!strcmp(k, "key_sha256:")) {
+			/* "none", or a digest that does not parse: no key */
+			s->has_key = policy_parse_key_digest(val, &s->key);
 		} else if (!strcmp(k, "key_serial:")) {
 			s->key_serial = strtol(val, NULL, 10);
 		}
@@ -145,32 +155,39 @@ static bool loader_keyring_allowed(const struct policy *pol, __u32 type)
 	return false;
 }
 
-static bool key_allowed(const struct policy *pol, const struct bpfsign_key_id *key)
+static bool key_allowed(const struct policy *pol, const struct sig_view *s)
 {
 	int i;
 
 	if (!pol->nr_keys)
 		return true;
-	for (i = 0; key->len && i < pol->nr_keys; i++)
-		if (pol->keys[i].len == key->len && !memcmp(pol->keys[i].id, key->id, key->len))
+	for (i = 0; s->has_key && i < pol->nr_keys; i++)
+		if (!memcmp(&pol->keys[i], &s->key, sizeof(s->key)))
 			return true;
 	return false;
 }
 
 /* NULL when the policy admits the program, else why not */
-static const char *judge(const struct policy *pol, const struct prog_view *v)
+static const char *judge(const struct policy *pol, const struct prog_view *v,
+			 const char **admitted_as)
 {
+	*admitted_as = NULL;
+	/* kernel_own_load(): the kernel's own, admitted before any rule */
+	if (v->kernel_load && !v->loader_id) {
+		*admitted_as = "kernel";
+		return NULL;
+	}
 	if (!strcmp(v->sig.verdict, "verified")) {
 		if (!keyring_allowed(pol, keyring_type(v->sig.keyring), v->sig.keyring_serial))
 			return "keyring not allowed";
-		return key_allowed(pol, &v->sig.key) ? NULL : "key not allowed";
+		return key_allowed(pol, &v->sig) ? NULL : "key not allowed";
 	}
 	if (v->loader_id && !strcmp(v->loader.verdict, "verified")) {
 		if (!pol->allow_children)
 			return "children denied";
 		if (!loader_keyring_allowed(pol, keyring_type(v->loader.keyring)))
 			return "loader's keyring not allowed";
-		return key_allowed(pol, &v->loader.key) ? NULL : "loader's key not allowed";
+		return key_allowed(pol, &v->loader) ? NULL : "loader's key not allowed";
 	}
 	if (pol->allow_unsigned)
 		return NULL;
@@ -179,17 +196,23 @@ static const char *judge(const struct policy *pol, const struct prog_view *v)
 	return v->loader_id ? "loaded by an unsigned loader" : "unsigned";
 }
 
-static void out_key(struct out *o, const char *name, const struct bpfsign_key_id *key)
+/* name_id: the skid, name_sha256: the digest of the key, null when none */
+static void out_key(struct out *o, const char *name_id, const char *name_sha256,
+		    const struct sig_view *s)
 {
-	char hex[2 * BPFSIGN_KEY_ID_MAX + 1];
+	char hex[2 * BPFSIGN_KEY_SHA256_LEN + 1];
 
-	if (!key->len)
-		return out_null(o, name);
-	policy_key_id_str(key, hex);
-	out_str(o, name, hex);
+	if (s->key_id[0])
+		out_str(o, name_id, s->key_id);
+	else
+		out_null(o, name_id);
+	if (!s->has_key)
+		return out_null(o, name_sha256);
+	policy_key_digest_str(&s->key, hex);
+	out_str(o, name_sha256, hex);
 }
 
-static void print_prog(const struct prog_view *v, const char *why)
+static void print_prog(const struct prog_view *v, const char *why, const char *admitted_as)
 {
 	const char *type = libbpf_bpf_prog_type_str(v->type);
 	struct out o;
@@ -204,23 +227,24 @@ static void print_prog(const struct prog_view *v, const char *why)
 	out_str(&o, "verdict", v->sig.verdict);
 	out_str(&o, "keyring", v->sig.keyring);
 	out_int(&o, "keyring_serial", v->sig.keyring_serial);
-	out_key(&o, "key_id", &v->sig.key);
-	/* computed by another change of the kit: null until it is */
-	out_null(&o, "key_sha256");
+	out_key(&o, "key_id", "key_sha256", &v->sig);
 	out_int(&o, "key_serial", v->sig.key_serial);
+	out_bool(&o, "kernel_load", v->kernel_load);
 	out_int(&o, "loader_id", v->loader_id);
 	if (v->loader_id) {
 		out_str(&o, "loader_verdict", v->loader.verdict);
 		out_str(&o, "loader_keyring", v->loader.keyring);
-		out_key(&o, "loader_key_id", &v->loader.key);
+		out_key(&o, "loader_key_id", "loader_key_sha256", &v->loader);
 	} else {
 		out_null(&o, "loader_verdict");
 		out_null(&o, "loader_keyring");
 		out_null(&o, "loader_key_id");
+		out_null(&o, "loader_key_sha256");
 	}
 	out_bool(&o, "admitted", !why);
-	if (why)
-		out_str(&o, "reason", why);
+	/* why not, or "kernel" for the kernel's own loads */
+	if (why || admitted_as)
+		out_str(&o, "reason", why ? why : admitted_as);
 	else
 		out_null(&o, "reason");
 	out_end(&o);
@@ -234,7 +258,7 @@ static int run_audit(const struct cmd *cmd, const struct parsed *p)
 	struct prog_view v;
 	struct policy pol;
 	__u32 id = 0, len;
-	const char *why;
+	const char *why, *as;
 
 	(void)cmd;
 	err = path ? policy_load_file(path, &pol) :
@@ -265,9 +289,9 @@ static int run_audit(const struct cmd *cmd, const struct parsed *p)
 		close(fd);
 		if (err)
 			return err;
-		why = judge(&pol, &v);
+		why = judge(&pol, &v, &as);
 		flagged += !!why;
-		print_prog(&v, why);
+		print_prog(&v, why, as);
 	}
 	if (errno != ENOENT)
 		return kit_err(-errno, "BPF_PROG_GET_NEXT_ID: %s", strerror(errno));
@@ -286,9 +310,9 @@ const struct cmd cmd_audit = {
 	.name = "audit",
 	.run = run_audit,
 	.summary = "List every BPF program loaded on this host as JSON lines: id, name, prog_type,\n"
-		   "verdict, keyring, keyring_serial, key_id, key_sha256, key_serial, loader_id,\n"
-		   "loader_verdict, loader_keyring, loader_key_id, admitted, reason\n"
-		   "(bpfsign-policy(8)), from the\n"
+		   "verdict, keyring, keyring_serial, key_id, key_sha256, key_serial, kernel_load,\n"
+		   "loader_id, loader_verdict, loader_keyring, loader_key_id, loader_key_sha256,\n"
+		   "admitted, reason (bpfsign-policy(8)), from the\n"
 		   "verdict the kernel shows in each program's fdinfo, and flag (\"admitted\": false)\n"
 		   "what the policy FILE would not admit, as keyring-allowlist judges a load.",
 	.opts = audit_opts,

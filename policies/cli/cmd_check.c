@@ -23,15 +23,15 @@ static const struct opt check_opts[] = {
 		.help = "print it as indented JSON (implies --json)" },
 };
 
-/* key allow ID, in file order, lowercase hex without separators */
+/* key allow sha256:HEX, in file order, lowercase hex without separators */
 static void print_policy_keys(FILE *f, const struct policy *pol)
 {
-	char id[2 * BPFSIGN_KEY_ID_MAX + 1];
+	char hex[2 * BPFSIGN_KEY_SHA256_LEN + 1];
 	int i;
 
 	for (i = 0; i < pol->nr_keys; i++) {
-		policy_key_id_str(&pol->keys[i], id);
-		fprintf(f, "key allow %s\n", id);
+		policy_key_digest_str(&pol->keys[i], hex);
+		fprintf(f, "key allow sha256:%s\n", hex);
 	}
 }
 
@@ -117,7 +117,7 @@ static int run_check(const struct cmd *cmd, const struct parsed *p)
 		return err;
 	}
 	if (pol.nr_signers) {
-		kit_err(-EINVAL, "%s:%d: signer: not enforceable, use 'key allow KEYID' (load refuses it)",
+		kit_err(-EINVAL, "%s:%d: signer: not enforceable, use 'key allow sha256:HEX' (load refuses it)",
 			path, pol.signer_lines[0]);
 		return invalid(fmt, path);
 	}

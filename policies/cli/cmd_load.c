@@ -78,7 +78,7 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 	if (p->val[L_POLICY])
 		policy_warn("bpfsign-policy load", p->val[L_POLICY], &pol);
 	if (pol.nr_signers)
-		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, use 'key allow KEYID'",
+		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, use 'key allow sha256:HEX'",
 			       p->val[L_POLICY], pol.signer_lines[0]);
 	a.pol = &pol;
 
@@ -194,6 +194,7 @@ static void status_links(const char *dir)
 {
 	static const char *const links[] = {
 		"link_deny_unsigned", "link_keyring_allowlist", "link_audit_lsm", "link_audit_check",
+		"link_guard",
 	};
 	struct bpf_link_info info;
 	char path[PATH_MAX];

@@ -51,6 +51,40 @@ static int freeze_counters(const struct policy_desc *d, int stats_fd, int tally_
 #define FREEZE_COMMON(d, s) freeze_counters(d, (s)->maps.stats.map_fd, (s)->maps.tally.map_fd, \
 					    (s)->maps.tally_any.map_fd)
 
+/*
+ * The ids of the policy's programs into its "owner" map, frozen (and
+ * BPF_F_RDONLY_PROG): the guard (policy.bpf.h) then gives an fd to a
+ * program that reaches the policy's maps only if it is one of these.
+ * Done before the attach, while no program but the skeleton's can hold
+ * the maps: the guard is not attached yet, and the maps are not pinned.
+ */
+static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_fds, int n)
+{
+	struct bpfsign_owner o = {};
+	struct bpf_prog_info info;
+	__u32 len, zero = 0;
+	int i;
+
+	if (n > BPFSIGN_MAX_OWN_PROGS)
+		return kit_err(-E2BIG, "%s: %d programs, the owner map holds %d", d->name, n,
+			       BPFSIGN_MAX_OWN_PROGS);
+	for (i = 0; i < n; i++) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_prog_get_info_by_fd(prog_fds[i], &info, &len))
+			return kit_err(-errno, "%s: prog info: %s", d->name, strerror(errno));
+		o.prog_ids[i] = info.id;
+	}
+	if (bpf_map_update_elem(owner_fd, &zero, &o, BPF_ANY) || bpf_map_freeze(owner_fd))
+		return kit_err(-errno, "%s: map 'owner': %s", d->name, strerror(errno));
+	return 0;
+}
+
+#define SET_OWNER(d, s, ...) ({							\
+	const int ___fds[] = { __VA_ARGS__ };					\
+	set_owner(d, (s)->maps.owner.map_fd, ___fds, ARRAY_SIZE(___fds));	\
+})
+
 /* Pin the shared maps of every policy, then its links. */
 #define PIN_COMMON(dir, s) ({							\
 	int ___e = pin_fd(dir, "map_events", (s)->maps.events.map_fd);		\
@@ -75,6 +109,7 @@ static int load_deny_unsigned(const struct policy_desc *d, const struct load_arg
 		goto out;
 	}
 	err = FREEZE_COMMON(d, s);
+	err = err ?: SET_OWNER(d, s, s->progs.deny_unsigned.prog_fd, s->progs.guard.prog_fd);
 	if (err)
 		goto out;
 	err = deny_unsigned__attach(s);
@@ -84,6 +119,7 @@ static int load_deny_unsigned(const struct policy_desc *d, const struct load_arg
 	}
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "link_deny_unsigned", s->links.deny_unsigned_fd);
+	err = err ?: pin_fd(a->dir, "link_guard", s->links.guard_fd);
 out:
 	deny_unsigned__destroy(s);
 	return err;
@@ -170,6 +206,7 @@ static int load_keyring_allowlist(const struct policy_desc *d, const struct load
 	}
 	err = configure_allowlist(d, s, a->pol);
 	err = err ?: FREEZE_COMMON(d, s);
+	err = err ?: SET_OWNER(d, s, s->progs.keyring_allowlist.prog_fd, s->progs.guard.prog_fd);
 	if (err)
 		goto out;
 	err = keyring_allowlist__attach(s);
@@ -183,6 +220,7 @@ static int load_keyring_allowlist(const struct policy_desc *d, const struct load
 	err = err ?: pin_fd(a->dir, "map_keys", s->maps.keys.map_fd);
 	err = err ?: pin_fd(a->dir, "map_keys_config", s->maps.keys_config.map_fd);
 	err = err ?: pin_fd(a->dir, "link_keyring_allowlist", s->links.keyring_allowlist_fd);
+	err = err ?: pin_fd(a->dir, "link_guard", s->links.guard_fd);
 out:
 	keyring_allowlist__destroy(s);
 	return err;
@@ -203,6 +241,11 @@ static int load_audit_log(const struct policy_desc *d, const struct load_args *a
 		goto out;
 	}
 	err = FREEZE_COMMON(d, s);
+	/* the programs write it; bpf(2) must not (a load's stage in the record) */
+	if (!err && bpf_map_freeze(s->maps.lsm_ret.map_fd))
+		err = kit_err(-errno, "%s: freeze map 'lsm_ret': %s", d->name, strerror(errno));
+	err = err ?: SET_OWNER(d, s, s->progs.audit_lsm.prog_fd, s->progs.audit_check.prog_fd,
+			       s->progs.guard.prog_fd);
 	if (err)
 		goto out;
 	err = audit_log__attach(s);
@@ -213,6 +256,7 @@ static int load_audit_log(const struct policy_desc *d, const struct load_args *a
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "link_audit_lsm", s->links.audit_lsm_fd);
 	err = err ?: pin_fd(a->dir, "link_audit_check", s->links.audit_check_fd);
+	err = err ?: pin_fd(a->dir, "link_guard", s->links.guard_fd);
 out:
 	audit_log__destroy(s);
 	return err;

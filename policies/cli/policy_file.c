@@ -21,9 +21,10 @@
  *                                    (1-255); serial N (user keyrings, numbers):
  *                                    only the keyring with that serial
  *   signer KEYID                     hex key id; parsed, not enforceable
- *   key allow KEYID                  repeatable: signed programs pass only if the
+ *   key allow sha256:HEX             repeatable: signed programs pass only if the
  *                                    key that verified them (their loader's) is
- *                                    listed, besides their keyring (policy_keys.c)
+ *                                    listed by its public key's SHA-256, besides
+ *                                    their keyring (policy_keys.c)
  */
 #include <errno.h>
 #include <limits.h>
@@ -331,32 +332,6 @@ static int parse_line(const char *name, int line, char **w, int nw, struct polic
 		       name, line, w[0]);
 }
 
-/*
- * A key id is the subject key identifier its certificate says: it names one
- * key only in keyrings nobody can add a certificate to.  Root adds to the
- * secondary keyring any certificate a trusted key signed, and a caller
- * enrols anything in its own keyrings: there a copy of an allowed id would
- * pass "key allow".
- */
-static int check_key_keyrings(const char *name, const struct policy *pol)
-{
-	const struct policy_rule *r;
-	int i;
-
-	if (!pol->nr_keys)
-		return 0;
-	for (i = 0; i < pol->nr_rules; i++) {
-		r = &pol->rules[i];
-		if (r->allow && (r->keyring == BPFSIGN_KEYRING_SECONDARY ||
-				 r->keyring == BPFSIGN_KEYRING_USER))
-			return kit_err(-EINVAL, "%s:%d: key allow: the %s keyring (line %d) takes certificates with any subject key identifier (%s), so a copy of an allowed id would pass; allow keys only with the builtin, platform or bpf keyrings",
-				       name, pol->key_lines[0], policy_keyring_name(r->keyring), r->line,
-				       r->keyring == BPFSIGN_KEYRING_USER ? "a caller enrols what it likes in its own keyrings" :
-				       "root adds any certificate a trusted key signed");
-	}
-	return 0;
-}
-
 int policy_parse(const char *name, const char *text, size_t len, struct policy *pol)
 {
 	int line = 0, seen_mode = 0, seen_unsigned = 0, seen_children = 0, nw, err;
@@ -391,5 +366,5 @@ int policy_parse(const char *name, const char *text, size_t len, struct policy *
 		if (err)
 			return err;
 	}
-	return check_key_keyrings(name, pol);
+	return 0;
 }

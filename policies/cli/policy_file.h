@@ -38,8 +38,8 @@ struct policy {
 	/* parsed but not enforceable: the lines of the signer rules */
 	int signer_lines[POLICY_MAX_SIGNERS];
 	int nr_signers;
-	/* key allow ID: the keys allowed, by subject key identifier */
-	struct bpfsign_key_id keys[BPFSIGN_MAX_KEYS];
+	/* key allow sha256:HEX: the keys allowed, by their public key's digest */
+	struct bpfsign_key_digest keys[BPFSIGN_MAX_KEYS];
 	int key_lines[BPFSIGN_MAX_KEYS];
 	int nr_keys;
 };
@@ -53,16 +53,16 @@ void policy_init(struct policy *pol);
  */
 int policy_parse(const char *name, const char *text, size_t len, struct policy *pol);
 
-/* key allow ID (policy_keys.c): one line's words, as policy_parse() does */
+/* key allow sha256:HEX (policy_keys.c): one line's words, as policy_parse() does */
 int policy_parse_key_rule(const char *name, int line, char **w, int nw, struct policy *pol);
 
-/* A key id in hex, bytes optionally separated by ':' (as openssl prints a
- * subjectKeyIdentifier): 1 to BPFSIGN_KEY_ID_MAX bytes.  false if malformed.
+/* A key's digest: exactly 64 hex digits (BPFSIGN_KEY_SHA256_LEN bytes),
+ * bytes optionally separated by ':'.  false if malformed.
  */
-bool policy_parse_key_id(const char *s, struct bpfsign_key_id *id);
+bool policy_parse_key_digest(const char *s, struct bpfsign_key_digest *d);
 
-/* id as lowercase hex, no separator: out holds 2 * BPFSIGN_KEY_ID_MAX + 1 */
-void policy_key_id_str(const struct bpfsign_key_id *id, char *out);
+/* d as lowercase hex, no separator: out holds 2 * BPFSIGN_KEY_SHA256_LEN + 1 */
+void policy_key_digest_str(const struct bpfsign_key_digest *d, char *out);
 
 /* "builtin", ..., or NULL for a number without a name */
 const char *policy_keyring_name(__u32 keyring);

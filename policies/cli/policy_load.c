@@ -23,18 +23,11 @@ int policy_load_file(const char *path, struct policy *pol)
 void policy_warn(const char *prog, const char *path, const struct policy *pol)
 {
 	const struct policy_type_risk *risk;
-	int first = pol->allow_unsigned ? pol->unsigned_line : 0;
 	__u32 t;
 
-	for (t = 0; !pol->allow_unsigned && t < BPFSIGN_MAX_PROG_TYPES; t++)
-		if ((pol->allow_types & (1ULL << t)) && (!first || pol->type_lines[t] < first))
-			first = pol->type_lines[t];
-	/* the freeze binds bpf(2), not programs: any admitted unsigned
-	 * program that binds the maps by id writes them (policies/README.md)
+	/* no warning that an admitted program writes the policy's maps: the
+	 * guard (policy.bpf.h) refuses it the fd (policies/README.md)
 	 */
-	if (first)
-		fprintf(stderr, "%s: %s:%d: warning: an allowed unsigned program can write the policy's own counters (stats, tally): root can load one that binds them by id; log reports counters that no longer add up, not a consistent rewrite\n",
-			prog, path, first);
 	for (t = 0; t < BPFSIGN_MAX_PROG_TYPES; t++) {
 		if (!(risk = policy_type_risk(t)))
 			continue;

@@ -98,6 +98,15 @@ static int prog_maps(const char *name, int pfd, struct policy_maps *m)
 			for (i = 0; i < PM_MAX; i++)
 				if (!strcmp(info.name, map_names[i]))
 					break;
+		if (i < PM_MAX && m->fd[i] >= 0 && m->id[i] != ids[j]) {
+			/* BPF_PROG_BIND_MAP adds any map to a program that
+			 * anyone holding its fd names: a map of the same name
+			 * bound beside the policy's must not be read instead
+			 */
+			close(fd);
+			return kit_err(-ESTALE, "%s: prog %u has two maps named '%s' (%u, %u): one was bound to it, not reading either",
+				       name, pinfo.id, map_names[i], m->id[i], ids[j]);
+		}
 		if (i == PM_MAX || m->fd[i] >= 0) {
 			close(fd);
 			continue;

@@ -339,7 +339,7 @@ static struct prediction predict_load(const struct load *l)
 
 		if (idx < 0) {
 			if (verified)
-				FAIL(EINVAL, "raw map fd in a signed program");
+				FAIL(EACCES, "raw map fd in a signed program");
 			k = fd_classify(l->raw_fd, &m);
 			if (k != FD_MAP)
 				FAIL(fd_map_err(k), "raw map fd");

@@ -3,7 +3,7 @@
 # CLI that loads and pins them.  Included by tests/guest/Makefile after
 # skeleton.mk (which defines GEN_LOADER, GL_SIGNING, GL_FLAGS).
 #
-#   $(OBJ)/policies/NAME.bpf.o     clang-22, policies/NAME.bpf.c  (policies/Makefile)
+#   $(OBJ)/policies/NAME.bpf.o     $(CLANG), policies/NAME.bpf.c  (policies/Makefile)
 #   $(OBJ)/policies/NAME.lskel.h   gen-loader --name NAME         (policies/Makefile)
 #   $(OUT)/bpfsign-policy          into the initramfs as /tests/bpfsign-policy
 #   $(OUT)/bpf-keyring-hook        the shipped initramfs hook, run by the guest test

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <openssl/cms.h>
+#include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
@@ -92,6 +93,27 @@ int cert_der(const char *name, unsigned char **der)
 	ret = i2d_X509(cert, der);
 	X509_free(cert);
 	return ret;
+}
+
+bool cert_key_sha256(const char *name, char *hex)
+{
+	unsigned char md[32];
+	const ASN1_BIT_STRING *key;
+	unsigned int n = 0;
+	X509 *cert;
+	bool ok;
+	int i;
+
+	hex[0] = 0;
+	if (!load_keys(name, &cert, NULL))
+		return false;
+	key = X509_get0_pubkey_bitstr(cert);
+	ok = key && EVP_Digest(ASN1_STRING_get0_data(key), ASN1_STRING_length(key), md, &n,
+			       EVP_sha256(), NULL) && n == sizeof(md);
+	X509_free(cert);
+	for (i = 0; ok && i < (int)sizeof(md); i++)
+		sprintf(hex + 2 * i, "%02x", md[i]);
+	return ok;
 }
 
 long read_file(const char *path, unsigned char **buf)

@@ -9,7 +9,7 @@
 enum { BUILTIN = 0, SECONDARY = 1 };
 
 struct load {
-	struct bpf_insn insns[8];
+	struct bpf_insn insns[16];
 	int cnt;
 	int fds[4];		/* fd_array, all bound (fd_array_cnt) */
 	int nfds;

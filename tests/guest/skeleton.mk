@@ -93,7 +93,7 @@ $(OBJ)/percpu_data.lskel.h: $(OBJ)/percpu_data.bpf.o
 	LIBBPF_BPF_TOKEN_PATH= $(BPFTOOL) gen skeleton -L $< name percpu_data_lskel > $@.tmp && \
 		mv $@.tmp $@
 
-# Upstream's signing command, in the patched tree's bpftool (0041).
+# Upstream's signing command, in the patched tree's bpftool (0043).
 BT_SKEL		:= $(TOP)/tests/host/bpftool/skel.py
 BT_SIGNING	:= -S -k $(KEYS)/signing.key -i $(KEYS)/signing.crt
 
@@ -135,7 +135,8 @@ $(OBJ)/sig_key_ids.h: $(OBJ)/skel_counter.lskel.h $(OBJ)/skel_counter_ec.lskel.h
 	for h in skel_counter skel_counter_ec; do \
 		$(GEN_LOADER) verify --json --ca $(KEYS)/kernel-trusted.pem $(OBJ)/$$h.lskel.h | \
 		python3 -c 'import json, sys; r = json.load(sys.stdin); \
-			assert r["verdict"] == "verified" and r["key_id"], r; \
-			print("#define %s_KEY_ID \"%s\"" % (sys.argv[1], r["key_id"]))' $$h || \
+			assert r["verdict"] == "verified" and r["key_id"] and r["key_sha256"], r; \
+			print("#define %s_KEY_ID \"%s\"" % (sys.argv[1], r["key_id"])); \
+			print("#define %s_KEY_SHA256 \"%s\"" % (sys.argv[1], r["key_sha256"]))' $$h || \
 		exit 1; \
 	done > $@.tmp && mv $@.tmp $@

@@ -1,30 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hostile review of issue 40 (the key that verified a program, "key allow").
+ * Regression tests of the hostile review of issue 40 (the key that verified
+ * a program, "key allow").  Each was a proof that FAILED on the code that
+ * named a key by its subject key identifier; the kernel now records the
+ * SHA-256 of the key's public key (sig_key_sha256), which a certificate
+ * cannot choose, and "key allow" takes only that digest.
  *
  * Attacker: team B, whose key (signing-ec, in .builtin_trusted_keys) a site
  * shares a keyring with team A (signing), and root on the host (uid 0 may
  * add to .secondary_trusted_keys any certificate a builtin or secondary key
  * signed; no CA bit is asked for).  The site trusts the builtin and secondary
- * keyrings (the audit's default) and admits only team A: "key allow A".
+ * keyrings (the audit's default) and admits only team A: "key allow
+ * sha256:A".
  *
  * Team B mints, with its own key, a certificate for a fresh key that carries
  * team A's subjectKeyIdentifier, enrols it in .secondary_trusted_keys and
  * signs with the fresh key against keyring 1.  Keys directly in the secondary
  * keyring are searched before the builtin keyring it links, so the trust
- * check finds the clone, verifies with it and the kernel records A's id:
- * fdinfo, the audit record and aux->sig_key name team A, and keyring-allowlist
- * admits team B's program as team A's.
- *
- * These tests assert the property the issue promises and FAIL on the code
- * of 0063-0067: explicit, in no boot of scripts/run-tests.sh.  Run them with
- *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_sig_key_secondary_skid_clone \
- *	attack_key_allow_secondary_skid_clone attack_key_allow_user_keyring_skid_forgery
- * The attack_* tests marked "Held" pass: they pin what resisted the review.
+ * check finds the clone and verifies with it: the kernel must record the
+ * clone's digest, and keyring-allowlist must refuse it (F1).  A caller's
+ * self-signed copy of A's skid in its session keyring (F2) likewise.  The
+ * live audit must report the kernel's own preloaded programs as the kernel's
+ * (F3).  The kernel's record (attack_sig_key_secondary_skid_clone) runs in
+ * every "all"; the tests that attach keyring-allowlist or audit the whole
+ * host are explicit and run in the guest-policies boot (scripts/run-tests.sh),
+ * where an attached policy is expected, the audit first.
  */
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -60,28 +65,6 @@ static int cli(const char *arg, ...)
 	va_end(ap);
 	argv[argc] = NULL;
 	return run_capture(argv, out, sizeof(out));
-}
-
-static const char *fdinfo(int fd, const char *key, char *val, size_t len)
-{
-	char path[64], line[256];
-	size_t klen = strlen(key);
-	FILE *f;
-
-	val[0] = 0;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return val;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) || line[klen] != ':' || line[klen + 1] != '\t')
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(val, len, "%s", line + klen + 2);
-		break;
-	}
-	fclose(f);
-	return val;
 }
 
 static X509 *read_cert(const char *name)
@@ -238,65 +221,61 @@ static int signed_load(const char *name, int keyring)
 }
 
 /*
- * The recorded key id names a key that is not team A's: the program is team
- * B's, signed by the clone, yet fdinfo says sig_key = team A's skid.
+ * F1, the kernel: team B's program, signed by the clone of team A's skid in
+ * .secondary_trusted_keys, is recorded with the clone's public key digest,
+ * not team A's; the skid (what the clone's certificate says) stays A's.
  */
-TEST_EXPLICIT(attack_sig_key_secondary_skid_clone)
+TEST(attack_sig_key_secondary_skid_clone)
 {
-	char a_skid[160], v[160];
+	char a_sha[65], clone_sha[65], v[160], kr[32];
 	long secondary;
 	key_serial_t clone;
-	X509 *a = read_cert("signing");
 	int fd;
 
-	if (!ASSERT_TRUE(a, "signing.crt"))
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
 		return;
-	skid_hex(a, a_skid);
-	X509_free(a);
 	clone = enrol_clone(&secondary);
 	if (clone < 0)
 		return;
+	if (!ASSERT_TRUE(cert_key_sha256(CLONE, clone_sha), "the clone's digest"))
+		goto out;
 	fd = signed_load(CLONE, SECONDARY);
-	if (fd >= 0) {
-		char kr[32], ser[32];
-
-		fdinfo(fd, "sig_keyring", kr, sizeof(kr));
-		fdinfo(fd, "sig_key_serial", ser, sizeof(ser));
-		fdinfo(fd, "sig_key", v, sizeof(v));
-		printf("  clone load admitted: sig_keyring=%s sig_key=%s sig_key_serial=%s (clone %d)\n",
-		       kr, v, ser, clone);
-		/* the property: an id that names team A is team A's key */
-		ASSERT_TRUE(strcmp(v, a_skid),
-			    "fdinfo sig_key of team B's program must not be team A's key id");
+	if (ASSERT_OK(fd, "the clone verifies against the secondary keyring")) {
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_keyring", kr, sizeof(kr)), "secondary",
+			     "fdinfo sig_keyring");
+		/* the identity is the key that verified, whatever its cert says */
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v)), clone_sha,
+			     "fdinfo sig_key_sha256: the clone's own key");
+		ASSERT_TRUE(strcmp(v, a_sha), "fdinfo sig_key_sha256 of team B's program is not team A's");
+		ASSERT_EQ(prog_fdinfo_num(fd, "sig_key_builtin"), 0, "the clone is not a builtin key");
 		close(fd);
 	}
+out:
 	keyctl_unlink(clone, secondary);
 }
 
 /*
- * "keyring allow builtin / keyring allow secondary / key allow A": team B's
- * own key is refused (the key rule is live), its clone of A's id must be too.
+ * F1, the policy: "keyring allow builtin / keyring allow secondary / key
+ * allow sha256:A" (safe beside the secondary keyring now): team B's own key
+ * is refused (the key rule is live), its clone of A's skid must be too.
  */
 TEST_EXPLICIT(attack_key_allow_secondary_skid_clone)
 {
-	char a_skid[160], text[512];
+	char a_sha[65], text[512];
 	struct stat st;
 	long secondary;
 	key_serial_t clone;
-	X509 *a = read_cert("signing");
 	int fd;
 
-	if (!ASSERT_TRUE(a, "signing.crt"))
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
 		return;
-	skid_hex(a, a_skid);
-	X509_free(a);
 	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
 		cli("unload", "keyring-allowlist", NULL);
 	clone = enrol_clone(&secondary);
 	if (clone < 0)
 		return;
 	snprintf(text, sizeof(text),
-		 "keyring allow builtin\nkeyring allow secondary\nkey allow %s\n", a_skid);
+		 "keyring allow builtin\nkeyring allow secondary\nkey allow sha256:%s\n", a_sha);
 	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
 		goto out;
@@ -315,9 +294,9 @@ TEST_EXPLICIT(attack_key_allow_secondary_skid_clone)
 	if (fd >= 0)
 		close(fd);
 
-	/* the attack: team B's clone of A's id */
+	/* the attack: team B's clone of A's skid, refused by the key rule */
 	fd = signed_load(CLONE, SECONDARY);
-	ASSERT_TRUE(fd < 0, "team B's program signed by a clone of A's skid must be refused");
+	ASSERT_ERR(fd, EPERM, "team B's program signed by a clone of A's skid");
 	if (fd >= 0) {
 		if (cli("audit", "--policy", CLONE_POLICY, NULL) >= 0)
 			printf("  audit of the host: %.*s\n", 1500, out);
@@ -329,25 +308,22 @@ out:
 }
 
 /*
- * Attacker: any CAP_BPF caller (or BPF-token holder) with its own session
- * keyring, no root, no trusted key.  A site that allows caller keyrings
- * ("keyring allow user", bpf_sig_enforce off) and restricts by "key allow A"
- * admits a self-signed certificate that merely copies A's skid: the key rule
- * compares ids that any certificate may claim.
+ * F2.  Attacker: any CAP_BPF caller (or BPF-token holder) with its own
+ * session keyring, no root, no trusted key.  A site that allows caller
+ * keyrings ("keyring allow user", bpf_sig_enforce off) and restricts by "key
+ * allow sha256:A" must refuse a self-signed certificate that merely copies
+ * A's skid: its key, and so its digest, is the caller's.
  */
 TEST_EXPLICIT(attack_key_allow_user_keyring_skid_forgery)
 {
-	char a_skid[160], text[512];
+	char a_sha[65], text[512];
 	unsigned char *der = NULL;
 	struct stat st;
 	key_serial_t forged;
-	X509 *a = read_cert("signing");
 	int fd, len;
 
-	if (!ASSERT_TRUE(a, "signing.crt"))
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
 		return;
-	skid_hex(a, a_skid);
-	X509_free(a);
 	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
 		cli("unload", "keyring-allowlist", NULL);
 	if (!ASSERT_TRUE(mint_clone(true), "a self-signed cert with A's skid"))
@@ -358,7 +334,7 @@ TEST_EXPLICIT(attack_key_allow_user_keyring_skid_forgery)
 	if (!ASSERT_GE(forged, 1, "enrol it in the caller's session keyring"))
 		return;
 	snprintf(text, sizeof(text),
-		 "keyring allow builtin\nkeyring allow user\nkey allow %s\n", a_skid);
+		 "keyring allow builtin\nkeyring allow user\nkey allow sha256:%s\n", a_sha);
 	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
 		goto out;
@@ -372,7 +348,7 @@ TEST_EXPLICIT(attack_key_allow_user_keyring_skid_forgery)
 	if (fd >= 0)
 		close(fd);
 	fd = signed_load(CLONE, KEY_SPEC_SESSION_KEYRING);
-	ASSERT_TRUE(fd < 0, "a forged cert with A's skid in the caller's keyring must be refused");
+	ASSERT_ERR(fd, EPERM, "a forged cert with A's skid in the caller's keyring");
 	if (fd >= 0)
 		close(fd);
 	cli("unload", "keyring-allowlist", NULL);
@@ -381,15 +357,15 @@ out:
 }
 
 /*
- * Held (passes): the kernel keeps no prefix of a skid longer than 64 bytes.
- * A policy allows a 64-byte id X; a caller keyring key whose skid is X
- * followed by one more byte must not be recorded as X (truncation) and so
- * must be refused by "key allow X", even under "keyring allow user".
+ * Held by the review: the kernel keeps no prefix of a skid longer than 64
+ * bytes.  A caller keyring key whose skid is a 64-byte X followed by one
+ * more byte is not recorded as X (truncation); its identity is its own
+ * digest, and "key allow X" is not a rule at all any more.
  */
 TEST_EXPLICIT(attack_key_allow_long_skid_prefix)
 {
 	unsigned char inner[65], *der = NULL, *p;
-	char x_hex[160], v[160], text[512];
+	char x_hex[160], v[160], text[512], sha[65];
 	ASN1_OCTET_STRING *os = ASN1_OCTET_STRING_new(), *wrapped = NULL;
 	struct stat st;
 	key_serial_t forged = -1;
@@ -425,20 +401,20 @@ TEST_EXPLICIT(attack_key_allow_long_skid_prefix)
 		goto out;
 	close(fd);
 
-	/* before the policy: what the kernel records for it */
+	/* what the kernel records for it */
 	fd = signed_load(CLONE, KEY_SPEC_SESSION_KEYRING);
 	if (ASSERT_OK(fd, "the long-skid key verifies against the caller keyring")) {
-		ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), "none", "no prefix of a long skid recorded");
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key", v, sizeof(v)), "none", "no prefix of a long skid recorded");
+		if (ASSERT_TRUE(cert_key_sha256(CLONE, sha), "the key's digest"))
+			ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v)), sha,
+				     "its identity: its own digest");
 		close(fd);
 	}
-	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
-		       "load keyring-allowlist: user, key allow X (64 bytes)"))
-		goto out;
-	fd = signed_load(CLONE, KEY_SPEC_SESSION_KEYRING);
-	ASSERT_ERR(fd, EPERM, "skid X||byte is not X");
-	if (fd >= 0)
-		close(fd);
-	cli("unload", "keyring-allowlist", NULL);
+	/* a skid is no key rule: load refuses the file, nothing is attached */
+	ASSERT_TRUE(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL) != 0,
+		    "load keyring-allowlist: key allow X (a skid) is refused");
+	ASSERT_HAS(out, "not 'sha256:HEX'", "load says why");
+	ASSERT_TRUE(stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st), "nothing attached");
 out:
 	if (forged > 0)
 		keyctl_unlink(forged, KEY_SPEC_SESSION_KEYRING);
@@ -447,10 +423,11 @@ out:
 }
 
 /*
- * Held (passes): a signature with two SignerInfos, team B's first and team
- * A's second, both keys of the builtin keyring.  Both verify; the kernel
- * records the first accepted one, B, and "key allow A" therefore refuses
- * the program (fail closed): a second signer cannot lend its id.
+ * Held by the review: a signature with two SignerInfos, team B's first and
+ * team A's second, both keys of the builtin keyring.  Both verify; the
+ * kernel records the first accepted one, B, and "key allow sha256:A"
+ * therefore refuses the program (fail closed): a second signer cannot lend
+ * its key.
  */
 static int two_signers(const unsigned char *data, size_t len, unsigned char **sig)
 {
@@ -489,7 +466,7 @@ static int two_signers(const unsigned char *data, size_t len, unsigned char **si
 TEST_EXPLICIT(attack_sig_key_two_signer_infos)
 {
 	unsigned char payload[sizeof(((struct load *)0)->insns) + META_SZ];
-	char a_skid[160], b_skid[160], v[160], text[512];
+	char b_skid[160], v[160], text[512], a_sha[65], b_sha[65];
 	X509 *a = read_cert("signing"), *b = read_cert("signing-ec");
 	struct stat st;
 	struct load l;
@@ -498,8 +475,10 @@ TEST_EXPLICIT(attack_sig_key_two_signer_infos)
 
 	if (!ASSERT_TRUE(a && b, "the two certificates"))
 		goto out_certs;
-	skid_hex(a, a_skid);
 	skid_hex(b, b_skid);
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha) && cert_key_sha256("signing-ec", b_sha),
+			 "the two keys' digests"))
+		goto out_certs;
 	if (!make_load(&l, 1, "signing", BUILTIN))
 		goto out_certs;
 	len = l.cnt * sizeof(l.insns[0]);
@@ -513,19 +492,21 @@ TEST_EXPLICIT(attack_sig_key_two_signer_infos)
 		goto out;
 	fd = sys_prog_load(&l);
 	if (ASSERT_OK(fd, "both signers verify")) {
-		ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), b_skid,
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key", v, sizeof(v)), b_skid,
 			     "the first accepted SignerInfo's key (B) is recorded");
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v)), b_sha,
+			     "and its digest");
 		close(fd);
 	}
 	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
 		cli("unload", "keyring-allowlist", NULL);
-	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow %s\n", a_skid);
+	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow sha256:%s\n", a_sha);
 	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
 		goto out;
 	close(fd);
 	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
-		       "load keyring-allowlist: builtin, key allow A"))
+		       "load keyring-allowlist: builtin, key allow sha256:A"))
 		goto out;
 	fd = sys_prog_load(&l);
 	ASSERT_ERR(fd < 0 ? -1 : fd, EPERM, "A's second SignerInfo does not lend A's id");
@@ -537,4 +518,44 @@ out:
 out_certs:
 	X509_free(a);
 	X509_free(b);
+}
+
+/* Whether a JSON line of out about a program named name says "want" */
+static bool audit_prog_has(const char *name, const char *want)
+{
+	char needle[64];
+	const char *p = out, *e;
+
+	snprintf(needle, sizeof(needle), "\"name\":\"%s\"", name);
+	while ((p = strstr(p, needle))) {
+		e = strchr(p, '\n');
+		if (!e)
+			e = p + strlen(p);
+		if (memmem(p, e - p, want, strlen(want)))
+			return true;
+		p = e;
+	}
+	return false;
+}
+
+/*
+ * F3: the kernel's own preloaded programs (CONFIG_BPF_PRELOAD's iterators,
+ * loaded when bpffs was first mounted) are what keyring-allowlist admits
+ * as kernel_own_load(); the live audit must say so rather than flag every
+ * host that has them.  The first test of its boot: the host holds only
+ * those, so the audit of an all-signed host exits 0.
+ */
+TEST_EXPLICIT(attack_audit_kernel_preload)
+{
+	int rc = cli("audit", NULL);
+
+	ASSERT_EQ(rc, 0, "audit of a host with only the kernel's own programs: exit 0");
+	ASSERT_TRUE(audit_prog_has("dump_bpf_prog", "\"kernel_load\":true"),
+		    "audit: the preload iterator is the kernel's own load");
+	ASSERT_TRUE(audit_prog_has("dump_bpf_prog", "\"admitted\":true,\"reason\":\"kernel\""),
+		    "audit: admitted, reason kernel");
+	ASSERT_TRUE(audit_prog_has("dump_bpf_map", "\"admitted\":true,\"reason\":\"kernel\""),
+		    "audit: both iterators");
+	if (rc)
+		printf("  audit: %.*s\n", 1500, out);
 }

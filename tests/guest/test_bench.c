@@ -32,7 +32,9 @@
  *    counts on the host.
  *  - bench_arena_args: an arena write through an __arena argument the JIT
  *    rebases, and through a scalar offset the kfunc translates itself, in
- *    several arenas at once.
+ *    several arenas at once; then a kfunc's direct write and read on pages
+ *    never allocated, each recovered from a fault with the scratch page, vs
+ *    the same calls again once the scratch page is mapped there.
  *
  * Each bench runs on CPU 0 alone, so that every round runs where the others
  * ran.  A load that fails or a counter that ends wrong fails the test, so that
@@ -597,6 +599,10 @@ out:
 #define ARENA_INSTANCES 8
 #define ARENA_ROUNDS 40	/* per instance */
 #define CALLS 10000	/* per run, as in progs/arena_bench.bpf.c */
+/* each fault run takes FAULT_CALLS fresh pages of the arena's 4 GiB */
+#define FAULT_ROUNDS 10	/* per instance */
+#define FAULT_CALLS 1000
+#define FAULT_BASE 16	/* first page: past the one setup allocated */
 
 /* ns of one test run, or -1 if it failed or returned other than want */
 static double run_ns(int fd, int want)
@@ -612,9 +618,10 @@ static double run_ns(int fd, int want)
 TEST_EXPLICIT(bench_arena_args)
 {
 	static double arg[ARENA_INSTANCES * ARENA_ROUNDS], off[ARENA_INSTANCES * ARENA_ROUNDS];
+	static double flt[ARENA_INSTANCES * FAULT_ROUNDS], mapped[ARENA_INSTANCES * FAULT_ROUNDS];
 	struct arena_bench *skel[ARENA_INSTANCES] = {};
 	double one[ARENA_INSTANCES];
-	int i, r, n, fa, fo;
+	int i, r, n, nf, fa, fo;
 
 	if (!pin())
 		return;
@@ -660,6 +667,32 @@ TEST_EXPLICIT(bench_arena_args)
 	for (i = 0; i < ARENA_INSTANCES; i++)
 		printf(" %.3f", one[i]);
 	printf("\n");
+
+	/* The first run over fresh pages faults on each; the second, over the
+	 * same pages, finds the scratch page mapped: the difference is the
+	 * fault and its recovery. Fresh pages each round, never reused.
+	 */
+	for (nf = 0, r = 0; r < FAULT_ROUNDS; r++) {
+		for (i = 0; i < ARENA_INSTANCES; i++, nf++) {
+			skel[i]->bss->fault_base = FAULT_BASE + r * FAULT_CALLS;
+			skel[i]->bss->fault_calls = FAULT_CALLS;
+			fa = bpf_program__fd(skel[i]->progs.bench_fault);
+			flt[nf] = run_ns(fa, FAULT_CALLS);
+			mapped[nf] = run_ns(fa, FAULT_CALLS);
+			if (!ASSERT_TRUE(flt[nf] >= 0 && mapped[nf] >= 0, "fault runs"))
+				goto out;
+		}
+	}
+	for (i = 0; i < ARENA_INSTANCES; i++)
+		if (!ASSERT_EQ(skel[i]->bss->errors, 0, "every recovered access read back"))
+			goto out;
+	printf("# arena.fault_vs_mapped: %.3f (kfunc write and read on a page never allocated,"
+	       " recovered from a fault, vs the same once the scratch page is mapped, per call:"
+	       " %.1f ns vs %.1f ns)\n", paired_ratio(flt, mapped, nf),
+	       median(flt, nf) / FAULT_CALLS, median(mapped, nf) / FAULT_CALLS);
+	printf("# arena.fault_vs_arg: %.3f (a recovered fault's kfunc call vs an __arena"
+	       " argument write to an allocated page, medians per call)\n",
+	       (median(flt, nf) / FAULT_CALLS) / (median(arg, n) / CALLS));
 out:
 	for (i = 0; i < ARENA_INSTANCES; i++)
 		arena_bench__destroy(skel[i]);

@@ -271,6 +271,8 @@ TEST_EXPLICIT(ipe_bpf_unsigned_denied)
 	fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
 	/* nothing else in the load fails: another policy admits it (ipe_bpf_policy_switch) */
 	expect_fd(fd, EACCES, "unsigned program under the signed-only policy");
+	/* the log line of security_bpf_prog_load()'s refusal names IPE */
+	ASSERT_HAS(vlog, "program load refused by security module ipe (", "verifier log names IPE");
 	expect_ipe_record(afd, "bpf_signature=UNSIGNED bpf_keyring=NONE bpf_kernel=FALSE "
 			  "bpf_loader=NONE " DENIED_BY_DEFAULT, "record of the refused unsigned load");
 

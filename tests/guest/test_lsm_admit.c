@@ -2,7 +2,7 @@
 /*
  * Upstream's documented admission policy (progs/admit.bpf.c, as
  * Documentation/bpf/signing.rst writes it) as a BPF LSM program on this
- * kernel: with the hook's bool kernel backported (kernel-patches/0042) it
+ * kernel: with the hook's bool kernel backported (kernel-patches/0044) it
  * denies an unsigned load, admits a builtin-keyring signature, admits a
  * caller-keyring signature only once its serial is allowlisted, trusts the
  * programs a signed loader loads (kernel == true) and not syscall loads

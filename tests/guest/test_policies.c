@@ -38,6 +38,7 @@
 #include "runner.h"
 #include "util.h"
 #include "sign.h"
+#include "signed.h"
 #include "loader.h"
 #include "token.h"
 #include "../../policies/policy.h"
@@ -275,6 +276,8 @@ static void pre_lsm_failures(void)
 
 /* --- deny-unsigned --------------------------------------------------------- */
 
+static int flood_as_cap_bpf_n(int loads);
+
 TEST_EXPLICIT(policy_deny_unsigned)
 {
 	struct fixture f;
@@ -289,6 +292,9 @@ TEST_EXPLICIT(policy_deny_unsigned)
 
 	/* the same load passed in setup(): only the policy refuses it */
 	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load");
+	/* the refusal's log line names the BPF LSM and the policy's program */
+	ASSERT_HAS(vlog, "program load refused by security module bpf (-EPERM)\n"
+		   "BPF LSM programs on bpf_prog_load: deny_unsigned (id ", "verifier log names the policy");
 	skel_counter_counts("builtin-signed skeleton and its child");
 	/* any keyring the kernel accepts: deny-unsigned does not look at it */
 	ASSERT_EQ(try_session(), 0, "session-keyring skeleton");
@@ -311,6 +317,8 @@ TEST_EXPLICIT(policy_deny_unsigned)
 	/* a second load is refused while the first is pinned */
 	ASSERT_EQ(cli("load", "deny-unsigned", NULL), 1, "load twice");
 	ASSERT_HAS(cli_out, "already loaded", "the reason");
+	/* program names and ids are for CAP_SYS_ADMIN, as BPF_PROG_GET_NEXT_ID */
+	ASSERT_EQ(flood_as_cap_bpf_n(-1), 0, "a CAP_BPF caller's log hides the programs");
 out:
 	teardown(&f);
 }
@@ -380,8 +388,10 @@ TEST_EXPLICIT(policy_keyring_allowlist_default)
 	/* nor can an iterator: the same program attaches to map_stats (no
 	 * BPF_F_RDONLY_PROG, a value as large as its 4-byte write), so
 	 * -EACCES on the allowlist can only come from BPF_F_RDONLY_PROG.
-	 * map_stats is frozen too, but the policy's programs write it: a
-	 * program root loads may as well (policies/README.md says so)
+	 * map_stats is frozen too, but the policy's programs write it; this
+	 * iterator was loaded before the policy, which the guard does not
+	 * re-check (policies/README.md; attack_policy_guard_iterator loads one
+	 * after it)
 	 */
 	ASSERT_EQ(iter_write_attach(it, "map_stats"), 0, "writing iterator on map_stats");
 	ASSERT_ERR(iter_write_attach(it, "map_keyrings"), EACCES,
@@ -729,9 +739,26 @@ static int flood_with_token(int token_fd, void *arg)
 	return flood_loads(token_fd);
 }
 
+/* 0 if an unsigned load is refused with EPERM and its log names the BPF
+ * LSM but not the programs on its hook, else 1
+ */
+static int log_hides_progs(void)
+{
+	int fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
+
+	if (fd >= 0 || errno != EPERM ||
+	    !strstr(vlog, "program load refused by security module bpf (-EPERM)\n"
+		    "BPF LSM programs on bpf_prog_load are listed to CAP_SYS_ADMIN only\n") ||
+	    strstr(vlog, "deny_unsigned")) {
+		printf("# fd %d errno %d log: %s\n", fd, errno, vlog);
+		return 1;
+	}
+	return 0;
+}
+
 /* A child with uid and gid FLOOD_UID and no capability but CAP_BPF makes
- * loads denied loads (FLOOD, or 1 from the attack tests): its exit status,
- * or -1.
+ * loads denied loads (FLOOD, or 1 from the attack tests), or with -1 checks
+ * log_hides_progs(): its exit status, or -1.
  */
 static int flood_as_cap_bpf_n(int loads)
 {
@@ -751,7 +778,7 @@ static int flood_as_cap_bpf_n(int loads)
 		caps[CAP_TO_INDEX(CAP_BPF)].effective = CAP_TO_MASK(CAP_BPF);
 		if (syscall(SYS_capset, &hdr, caps))
 			_exit(101);
-		_exit(flood_loads_n(-1, loads));
+		_exit(loads < 0 ? log_hides_progs() : flood_loads_n(-1, loads));
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
@@ -1262,36 +1289,321 @@ out:
 }
 
 /*
- * Root without the key, keyring-allowlist with the shipped
- * examples/cgroup-unsigned.policy (unsigned allow type cgroup_skb): an
- * unsigned cgroup_skb program that binds the pinned stats map zeroes
- * stats[deny] when run by BPF_PROG_TEST_RUN.  The freeze binds bpf(2)
- * only; an admitted unsigned program of any type writes the map.  Still
- * possible (check warns of it); log's summary reports the counters that
- * no longer add up.
+ * The guard (policies/policy.bpf.h, issue 42): the policy's maps are
+ * reached only by the policy's own programs.  Each attacker below is a
+ * program the policy file admits (unsigned cgroup_skb, tracing or
+ * socket_filter; a signed socket filter), loaded by root after the policy
+ * was attached, that would write stats[deny] (or the allowlist) by one
+ * path: the pin, the map's id, a map-in-map, a value-writing iterator.
+ * Each is refused with EACCES when its fd would be made (stage "guard" in
+ * the log), the counters keep every record, and the policy still denies
+ * what it denied.  On the policies before the guard each writer loaded
+ * and zeroed the counter.
+ */
+
+#define GUARD_POLICY	"keyring allow builtin\nkeyring allow secondary\nunsigned deny\n" \
+			"unsigned allow type cgroup_skb\nunsigned allow type tracing\n" \
+			"unsigned allow type socket_filter\nchildren allow\n"
+
+static bool guard_setup(struct fixture *f)
+{
+	if (!setup_session(f, false))
+		return false;
+	return ASSERT_OK(write_policy(GUARD_POLICY), "write") &&
+	       CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE);
+}
+
+/* An unsigned cgroup_skb program that zeroes u64 element idx of the map
+ * at fd (inner: of the map in slot 0 of the map-in-map at fd): its fd,
+ * or -errno.
+ */
+static int load_zeroer(int fd, bool inner, __u32 idx)
+{
+	const struct bpf_insn direct[] = {
+		LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, fd),
+		ST_MEM(BPF_W, BPF_REG_10, -4, idx),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 1),
+		ST_MEM(BPF_DW, BPF_REG_0, 0, 0),
+		MOV64_IMM(BPF_REG_0, 1),
+		EXIT_INSN(),
+	};
+	const struct bpf_insn via_outer[] = {
+		LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, fd),
+		ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 7),
+		MOV64_REG(BPF_REG_1, BPF_REG_0),
+		ST_MEM(BPF_W, BPF_REG_10, -4, idx),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 1),
+		ST_MEM(BPF_DW, BPF_REG_0, 0, 0),
+		MOV64_IMM(BPF_REG_0, 1),
+		EXIT_INSN(),
+	};
+	int pfd;
+
+	if (inner)
+		pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, via_outer, ARRAY_LEN(via_outer), NULL);
+	else
+		pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, direct, ARRAY_LEN(direct), NULL);
+	return pfd < 0 ? -errno : pfd;
+}
+
+/* Run a writer the guard failed to refuse, so that the bypass shows in the counters */
+static void run_writer(int pfd)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = cli_out, .data_size_in = 64);
+
+	if (pfd < 0)
+		return;
+	memset(cli_out, 0, 64);
+	ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run of the writer");
+	printf("# BYPASS: a writer of the policy's map loaded and ran\n");
+	close(pfd);
+}
+
+/* The pinned map NAME of keyring-allowlist by BPF_MAP_GET_FD_BY_ID */
+static int map_fd_by_id(const char *name)
+{
+	char path[128];
+	int pin, fd;
+
+	snprintf(path, sizeof(path), PIN_DIR "/keyring-allowlist/%s", name);
+	pin = bpf_obj_get(path);
+	if (pin < 0)
+		return -1;
+	fd = bpf_map_get_fd_by_id(map_id(pin));
+	close(pin);
+	return fd;
+}
+
+/* Occurrences of needle in cli_out */
+static long count_in_out(const char *needle)
+{
+	const char *p = cli_out;
+	long n = 0;
+
+	while ((p = strstr(p, needle))) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+/* stats of keyring-allowlist after the attacks: nothing erased (deny kept
+ * every earlier denial and counts the guard's refusals; libbpf's feature
+ * probes may add denials of their own), lost unmoved, one guard record per
+ * refused writer, and log's counters still add up
+ */
+static void check_kept(const __u64 before[BPFSIGN_STAT_MAX], long refusals)
+{
+	__u64 after[BPFSIGN_STAT_MAX];
+
+	status_now("keyring-allowlist", after);
+	ASSERT_GE(after[BPFSIGN_STAT_DENY], before[BPFSIGN_STAT_DENY] + refusals,
+		  "stats[deny]: every earlier denial, and one per refused writer");
+	/* the writers themselves were admitted by the policy (an allowed type, a
+	 * good signature): allow counts them
+	 */
+	ASSERT_GE(after[BPFSIGN_STAT_ALLOW], before[BPFSIGN_STAT_ALLOW], "stats[allow] not reset");
+	ASSERT_EQ(after[BPFSIGN_STAT_LOST], before[BPFSIGN_STAT_LOST], "stats[lost] unchanged");
+	ASSERT_EQ(after[BPFSIGN_STAT_REJECT], before[BPFSIGN_STAT_REJECT], "stats[reject] unchanged");
+	if (!ASSERT_EQ(cli("log", "keyring-allowlist", NULL), 0, "log: consistent, exit 0") ||
+	    !ASSERT_EQ(count_in_out("\"decision\":\"deny\",\"stage\":\"guard\",\"errno\":13,\"error\":\"EACCES\""),
+		       refusals, "log: one guard record (EACCES) per refused writer"))
+		dump_cli();
+	/* the policy itself is untouched: it denies what it denied */
+	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: still denied");
+}
+
+/* An allowed unsigned type binds stats by its pin, by its id, and reads
+ * the allowlist by its id: each refused at the fd, EACCES.
  */
 TEST_EXPLICIT(attack_policy_unsigned_type_rewrites_counters)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = cli_out, .data_size_in = 64);
-	__u64 before[BPFSIGN_STAT_MAX], after[BPFSIGN_STAT_MAX];
+	__u64 before[BPFSIGN_STAT_MAX];
 	struct fixture f;
-	int mfd, pfd;
+	int mfd, pfd, refusals = 0;
 
-	if (!setup_session(&f, false))
+	if (!guard_setup(&f))
 		goto out;
-	if (!ASSERT_OK(write_policy("keyring allow builtin\nkeyring allow secondary\nunsigned deny\n"
-				    "unsigned allow type cgroup_skb\nunsigned allow type cgroup_device\n"
-				    "children allow\n"), "write") ||
-	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
-		goto out;
-	ASSERT_ERR(try_unsigned(), EPERM, "unsigned socket filter: denied");
 	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
 	status_now("keyring-allowlist", before);
+	ASSERT_GE(before[BPFSIGN_STAT_DENY], 1, "a denial to erase");
+
+	/* the pin: bpffs open, any root */
 	mfd = bpf_obj_get(PIN_DIR "/keyring-allowlist/map_stats");
 	if (!ASSERT_OK(mfd, "stats pin"))
 		goto out;
+	pfd = load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
+	close(mfd);
+	/* the verifier accepts the writer (cgroup_skb may write a map value):
+	 * EACCES is the guard's, at the fd; log shows it below
+	 */
+	if (!ASSERT_ERR(pfd, EACCES, "unsigned cgroup_skb writing stats by its pin"))
+		run_writer(pfd);
+	refusals++;
+
+	/* the id: BPF_MAP_GET_FD_BY_ID, as status finds the maps */
+	mfd = map_fd_by_id("map_stats");
+	if (!ASSERT_OK(mfd, "stats by id"))
+		goto out;
+	pfd = load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
+	close(mfd);
+	if (!ASSERT_ERR(pfd, EACCES, "unsigned cgroup_skb writing stats by its id"))
+		run_writer(pfd);
+	refusals++;
+
+	/* the allowlist: BPF_F_RDONLY_PROG stops a write in the verifier
+	 * ("write into map forbidden"); a program that only looks it up
+	 * passes the verifier and is refused by the guard
+	 */
+	mfd = map_fd_by_id("map_config");
+	if (!ASSERT_OK(mfd, "config by id"))
+		goto out;
 	{
-		const struct bpf_insn zero_deny[] = {
+		const struct bpf_insn read_cfg[] = {
+			LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, mfd),
+			ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+			MOV64_REG(BPF_REG_2, BPF_REG_10),
+			ADD64_IMM(BPF_REG_2, -4),
+			CALL(BPF_FUNC_map_lookup_elem),
+			MOV64_IMM(BPF_REG_0, 1),
+			EXIT_INSN(),
+		};
+
+		pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, read_cfg, ARRAY_LEN(read_cfg), NULL);
+		pfd = pfd < 0 ? -errno : pfd;
+	}
+	close(mfd);
+	if (!ASSERT_ERR(pfd, EACCES, "unsigned cgroup_skb reading the allowlist by its id") && pfd >= 0)
+		close(pfd);
+	refusals++;
+	check_kept(before, refusals);
+out:
+	teardown(&f);
+}
+
+/* A map-in-map whose template stats fits, with stats inserted: the
+ * insertion itself succeeds (no LSM hook sees it), the program that
+ * would reach stats through it is refused, EACCES.
+ */
+TEST_EXPLICIT(attack_policy_guard_map_in_map)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts);
+	__u64 before[BPFSIGN_STAT_MAX];
+	struct fixture f;
+	int tmpl = -1, outer = -1, mfd = -1, pfd;
+	__u32 zero = 0;
+
+	if (!guard_setup(&f))
+		goto out;
+	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	status_now("keyring-allowlist", before);
+	/* stats' shape: ARRAY, u32 -> u64, BPFSIGN_STAT_MAX entries, no flags */
+	tmpl = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tmpl", 4, 8, BPFSIGN_STAT_MAX, NULL);
+	if (!ASSERT_OK(tmpl, "template map"))
+		goto out;
+	mopts.inner_map_fd = tmpl;
+	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "outer", 4, 4, 1, &mopts);
+	mfd = map_fd_by_id("map_stats");
+	if (!ASSERT_OK(outer, "array of maps") || !ASSERT_OK(mfd, "stats by id"))
+		goto out;
+	ASSERT_OK(bpf_map_update_elem(outer, &zero, &mfd, BPF_ANY),
+		  "stats into the outer map (no hook sees it: the program is refused)");
+	pfd = load_zeroer(outer, true, BPFSIGN_STAT_DENY);
+	if (!ASSERT_ERR(pfd, EACCES, "unsigned cgroup_skb writing stats through the outer map"))
+		run_writer(pfd);
+	/* before the insertion too: the template alone decides */
+	ASSERT_OK(bpf_map_delete_elem(outer, &zero), "empty the outer map");
+	pfd = load_zeroer(outer, true, BPFSIGN_STAT_DENY);
+	if (!ASSERT_ERR(pfd, EACCES, "the same program, outer map empty") && pfd >= 0)
+		close(pfd);
+	check_kept(before, 2);
+out:
+	if (tmpl >= 0)
+		close(tmpl);
+	if (outer >= 0)
+		close(outer);
+	if (mfd >= 0)
+		close(mfd);
+	teardown(&f);
+}
+
+/* A bpf_map_elem iterator that writes values, loaded after the policy
+ * (unsigned tracing allowed): refused at its fd, whatever map it would
+ * be attached to, EACCES.
+ */
+TEST_EXPLICIT(attack_policy_guard_iterator)
+{
+	union bpf_iter_link_info linfo = {};
+	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &linfo,
+		    .link_info_len = sizeof(linfo));
+	struct iter_write_value *it = NULL;
+	__u64 before[BPFSIGN_STAT_MAX];
+	struct fixture f;
+
+	if (!guard_setup(&f))
+		goto out;
+	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	status_now("keyring-allowlist", before);
+	it = iter_write_value__open_and_load();
+	if (!ASSERT_TRUE(!it, "value-writing iterator after the policy: refused")) {
+		struct bpf_link *link;
+		int mfd = map_fd_by_id("map_stats"), ifd;
+		char buf[64];
+
+		linfo.map.map_fd = mfd;
+		link = bpf_program__attach_iter(it->progs.write_value, &opts);
+		ifd = link ? bpf_iter_create(bpf_link__fd(link)) : -1;
+		while (ifd >= 0 && read(ifd, buf, sizeof(buf)) > 0)
+			;
+		printf("# BYPASS: the iterator loaded%s\n", ifd >= 0 ? " and wrote stats" : "");
+		if (ifd >= 0)
+			close(ifd);
+		bpf_link__destroy(link);
+		close(mfd);
+	} else {
+		ASSERT_EQ(errno, EACCES, "errno of the refused load");
+	}
+	/* libbpf loads a failed program a second time, for its verifier log */
+	check_kept(before, 2);
+out:
+	iter_write_value__destroy(it);
+	teardown(&f);
+}
+
+/* A signed socket filter (signing.key, builtin keyring: admitted by the
+ * policy) that zeroes stats[deny] by its id: the kernel refuses it before
+ * any policy (EINVAL, "signed program cannot use map fd": a signed
+ * program's maps are its fd_array's metadata maps), so the guard records
+ * nothing.  A signed loader's children bind only what that run of the
+ * loader created; a map-in-map of theirs that fits a policy map is the
+ * guard's (attack_policy_guard_map_in_map's check).
+ */
+TEST_EXPLICIT(attack_policy_guard_signed_writer)
+{
+	__u64 before[BPFSIGN_STAT_MAX];
+	struct fixture f;
+	struct load l;
+	int mfd, pfd;
+
+	if (!guard_setup(&f))
+		goto out;
+	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	status_now("keyring-allowlist", before);
+	mfd = map_fd_by_id("map_stats");
+	if (!ASSERT_OK(mfd, "stats by id"))
+		goto out;
+	{
+		const struct bpf_insn w[] = {
 			LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, mfd),
 			ST_MEM(BPF_W, BPF_REG_10, -4, BPFSIGN_STAT_DENY),
 			MOV64_REG(BPF_REG_2, BPF_REG_10),
@@ -1299,34 +1611,97 @@ TEST_EXPLICIT(attack_policy_unsigned_type_rewrites_counters)
 			CALL(BPF_FUNC_map_lookup_elem),
 			JEQ_IMM(BPF_REG_0, 0, 1),
 			ST_MEM(BPF_DW, BPF_REG_0, 0, 0),
-			MOV64_IMM(BPF_REG_0, 1),
+			MOV64_IMM(BPF_REG_0, 0),
 			EXIT_INSN(),
 		};
 
-		pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, zero_deny, ARRAY_LEN(zero_deny), NULL);
+		if (!make_load_insns(&l, w, ARRAY_LEN(w), 0, "signing", BUILTIN)) {
+			close(mfd);
+			goto out;
+		}
 	}
+	pfd = sys_prog_load(&l);
+	pfd = pfd < 0 ? -errno : pfd;
 	close(mfd);
-	if (!ASSERT_OK(pfd, "unsigned cgroup_skb binding the frozen stats map: admitted")) {
-		printf("# %.2000s\n", vlog);
-		goto out;
+	free_load(&l);
+	/* EINVAL with this log line: the signed-load check of the kernel */
+	if (!ASSERT_ERR(pfd, EINVAL, "signed socket filter writing stats by its id") ||
+	    !ASSERT_HAS(vlog, "signed program cannot use map fd", "the kernel's reason")) {
+		printf("# verifier log: %.1000s\n", vlog);
+		if (pfd >= 0) {
+			LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = cli_out, .data_size_in = 64);
+
+			ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run of the writer");
+			printf("# BYPASS: a signed writer of stats loaded and ran\n");
+			close(pfd);
+		}
 	}
-	memset(cli_out, 0, 64);
-	ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run");
-	close(pfd);
-	status_now("keyring-allowlist", after);
-	printf("# deny before %llu, after the unsigned writer %llu\n", before[BPFSIGN_STAT_DENY],
-	       after[BPFSIGN_STAT_DENY]);
-	/* not prevented (policies/README.md): the maps are not exclusive to
-	 * the policy's programs; a rewrite that leaves the counters
-	 * inconsistent is reported by log, one that rewrites them all is not
-	 */
-	ASSERT_EQ(after[BPFSIGN_STAT_DENY], 0, "stats[deny] zeroed: the documented hole");
-	ASSERT_TRUE(cli("log", "keyring-allowlist", NULL) > 0, "log: exit non-zero");
-	if (!ASSERT_HAS(cli_out, "\"consistent\":false", "log: summary") ||
-	    !ASSERT_HAS(cli_out, "keyring-allowlist: counters do not add up",
-			"log: why"))
+	check_kept(before, 0);
+out:
+	teardown(&f);
+}
+
+/* BPF_PROG_BIND_MAP adds a map to a loaded program's maps without any
+ * LSM hook: it gives the program no way to write it (its instructions
+ * were verified without it), and a map bound to the policy's own program
+ * under the name "stats" is refused by status and log, not read.
+ */
+TEST_EXPLICIT(attack_policy_guard_bind_map)
+{
+	LIBBPF_OPTS(bpf_prog_bind_opts, bopts);
+	__u64 before[BPFSIGN_STAT_MAX], fake_n = 1000000;
+	struct fixture f;
+	int mfd = -1, pfd = -1, fake = -1, own = -1, lfd;
+	struct bpf_link_info info;
+	__u32 len = sizeof(info), i;
+
+	if (!guard_setup(&f))
+		goto out;
+	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	status_now("keyring-allowlist", before);
+	mfd = map_fd_by_id("map_stats");
+	pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, ret0, ARRAY_LEN(ret0), NULL);
+	if (!ASSERT_OK(mfd, "stats by id") || !ASSERT_OK(pfd, "an allowed cgroup_skb program"))
+		goto out;
+	/* no hook sees the bind: what it gives must be nothing */
+	ASSERT_OK(bpf_prog_bind_map(pfd, mfd, &bopts), "stats bound to the attacker's program");
+	{
+		LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = cli_out, .data_size_in = 64);
+
+		memset(cli_out, 0, 64);
+		ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run of the bound program");
+	}
+	check_kept(before, 0);
+
+	/* an impostor "stats", frozen, bound to the policy's own program */
+	fake = bpf_map_create(BPF_MAP_TYPE_ARRAY, "stats", 4, 8, BPFSIGN_STAT_MAX, NULL);
+	lfd = bpf_obj_get(PIN_DIR "/keyring-allowlist/link_keyring_allowlist");
+	memset(&info, 0, sizeof(info));
+	if (!ASSERT_OK(fake, "impostor map") || !ASSERT_OK(lfd, "link pin") ||
+	    !ASSERT_OK(bpf_link_get_info_by_fd(lfd, &info, &len), "link info"))
+		goto out;
+	close(lfd);
+	for (i = 0; i < BPFSIGN_STAT_MAX; i++)
+		bpf_map_update_elem(fake, &i, &fake_n, BPF_ANY);
+	ASSERT_OK(bpf_map_freeze(fake), "freeze the impostor");
+	own = bpf_prog_get_fd_by_id(info.prog_id);
+	if (!ASSERT_OK(own, "the policy's program by id (its own: the guard lets status have it)"))
+		goto out;
+	ASSERT_OK(bpf_prog_bind_map(own, fake, &bopts), "impostor bound to the policy's program");
+	/* status must not print the impostor's counters: two maps of the name */
+	ASSERT_TRUE(cli("status", NULL) != 0, "status: exit non-zero");
+	if (!ASSERT_HAS(cli_out, "two maps named 'stats'", "status: the reason") ||
+	    !ASSERT_TRUE(!strstr(cli_out, "deny 1000000"), "status: not the impostor's counters"))
 		dump_cli();
 out:
+	if (mfd >= 0)
+		close(mfd);
+	if (pfd >= 0)
+		close(pfd);
+	if (fake >= 0)
+		close(fake);
+	if (own >= 0)
+		close(own);
 	teardown(&f);
 }
 

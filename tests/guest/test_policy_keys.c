@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * keyring-allowlist's key rules ("key allow KEYID") and the live audit
+ * keyring-allowlist's key rules ("key allow sha256:HEX", the digest of the
+ * key's public key) and the live audit
  * (bpfsign-policy audit), with the CLI of the guest (/tests/bpfsign-policy):
  * two keys of the builtin keyring, signing.key (RSA) and signing-ec.key
  * (P-256); a policy that allows the builtin keyring and only the RSA key
@@ -12,6 +13,7 @@
  * attached policy changes what later tests may load.  Each test unloads
  * keyring-allowlist before and after it.
  */
+#include <ctype.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -131,9 +133,20 @@ static int signed_load(const char *name)
 	return fd;
 }
 
+/* hex as "AB:CD:...": the other form check takes */
+static void upper_colons(const char *hex, char *out)
+{
+	int i, n = 0;
+
+	for (i = 0; hex[i] && hex[i + 1]; i += 2)
+		n += sprintf(out + n, "%s%c%c", i ? ":" : "", toupper(hex[i]), toupper(hex[i + 1]));
+	out[n] = 0;
+}
+
 TEST_EXPLICIT(policy_key_allowlist)
 {
-	char rsa[160], rsa_colons[200], ec[160], text[512], line[2048], want[256];
+	char rsa[160], rsa_colons[200], ec[160], text[512], line[2048], want[512];
+	char rsa_sha[65], rsa_sha_colons[100], ec_sha[65];
 	static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
 	int unsigned_fd = -1, ec_fd = -1, rsa_fd = -1, fd, rc;
 	struct skel_counter_ec *sec;
@@ -141,17 +154,29 @@ TEST_EXPLICIT(policy_key_allowlist)
 
 	unload_allowlist();
 	if (!ASSERT_TRUE(cert_skid("signing", rsa, false) && cert_skid("signing", rsa_colons, true) &&
-			 cert_skid("signing-ec", ec, false), "the keys' subjectKeyIdentifiers"))
+			 cert_skid("signing-ec", ec, false), "the keys' subjectKeyIdentifiers") ||
+	    !ASSERT_TRUE(cert_key_sha256("signing", rsa_sha) && cert_key_sha256("signing-ec", ec_sha),
+			 "the keys' public key digests"))
 		return;
+	upper_colons(rsa_sha, rsa_sha_colons);
 
-	/* check validates the id and prints it in one form */
+	/* a subject key identifier names no key (any certificate may claim it): refused */
 	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow %s\n", rsa_colons);
 	if (!ASSERT_OK(write_policy(text), "write the policy"))
 		return;
 	rc = cli("check", "--policy", KEYS_POLICY, NULL);
-	snprintf(want, sizeof(want), "key allow %s\n", rsa);
+	if (ASSERT_EQ(rc, 4, "check refuses a key rule by skid"))
+		ASSERT_HAS(out, "not 'sha256:HEX': a key is named by the SHA-256 of its public key",
+			   "check says why and what to give");
+
+	/* check validates the digest and prints it in one form */
+	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow sha256:%s\n", rsa_sha_colons);
+	if (!ASSERT_OK(write_policy(text), "write the policy"))
+		return;
+	rc = cli("check", "--policy", KEYS_POLICY, NULL);
+	snprintf(want, sizeof(want), "key allow sha256:%s\n", rsa_sha);
 	if (ASSERT_EQ(rc, 0, "check of a key rule"))
-		ASSERT_HAS(out, want, "check prints the id as lowercase hex");
+		ASSERT_HAS(out, want, "check prints the digest as lowercase hex");
 
 	/* loaded before the policy: what the audit must flag */
 	unsigned_fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
@@ -185,23 +210,25 @@ TEST_EXPLICIT(policy_key_allowlist)
 	ASSERT_EQ(rc, 3, "audit: some programs not admitted (exit 3)");
 	if (ASSERT_TRUE(audit_line(prog_id(unsigned_fd), line, sizeof(line)), "audit: unsigned")) {
 		ASSERT_HAS(line, "\"verdict\":\"unsigned\",\"keyring\":\"none\"", "audit: unsigned verdict");
-		ASSERT_HAS(line, "\"key_id\":null", "audit: unsigned has no key");
+		ASSERT_HAS(line, "\"key_id\":null,\"key_sha256\":null", "audit: unsigned has no key");
 		ASSERT_HAS(line, "\"admitted\":false,\"reason\":\"unsigned\"", "audit: unsigned flagged");
 	}
 	if (ASSERT_TRUE(audit_line(prog_id(ec_fd), line, sizeof(line)), "audit: signing-ec")) {
-		snprintf(want, sizeof(want), "\"verdict\":\"verified\",\"keyring\":\"builtin\",\"keyring_serial\":0,\"key_id\":\"%s\"", ec);
+		snprintf(want, sizeof(want), "\"verdict\":\"verified\",\"keyring\":\"builtin\",\"keyring_serial\":0,\"key_id\":\"%s\",\"key_sha256\":\"%s\"",
+			 ec, ec_sha);
 		ASSERT_HAS(line, want, "audit: signing-ec's key");
 		ASSERT_HAS(line, "\"admitted\":false,\"reason\":\"key not allowed\"", "audit: flagged");
 	}
 	if (ASSERT_TRUE(audit_line(prog_id(rsa_fd), line, sizeof(line)), "audit: signing")) {
-		snprintf(want, sizeof(want), "\"key_id\":\"%s\"", rsa);
+		snprintf(want, sizeof(want), "\"key_id\":\"%s\",\"key_sha256\":\"%s\"", rsa, rsa_sha);
 		ASSERT_HAS(line, want, "audit: signing's key");
 		ASSERT_HAS(line, "\"admitted\":true,\"reason\":null", "audit: admitted");
 	}
 	/* the policy's own program: a child of its signed loader */
 	snprintf(want, sizeof(want), "\"name\":\"keyring_allowli\",\"prog_type\":\"lsm\",\"verdict\":\"unsigned\"");
 	ASSERT_HAS(out, want, "audit: the policy's program");
-	snprintf(want, sizeof(want), "\"loader_verdict\":\"verified\",\"loader_keyring\":\"builtin\",\"loader_key_id\":\"%s\",\"admitted\":true", rsa);
+	snprintf(want, sizeof(want), "\"loader_verdict\":\"verified\",\"loader_keyring\":\"builtin\",\"loader_key_id\":\"%s\",\"loader_key_sha256\":\"%s\",\"admitted\":true",
+		 rsa, rsa_sha);
 	ASSERT_HAS(out, want, "audit: a verified loader's child, its loader's key");
 
 	/* the same host under the default policy: the key rule made the difference */

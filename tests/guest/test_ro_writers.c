@@ -104,7 +104,7 @@ TEST(ro_writer_sys_bpf_attr)
 	expect_write_refused("sys_bpf_ro");
 }
 
-/* An iterator whose helper writes ctx->value: 0037's check now sees the
+/* An iterator whose helper writes ctx->value: 0039's check now sees the
  * write (rdwr_buf_written) and refuses the BPF_F_RDONLY_PROG map
  */
 TEST(ro_writer_iterator_helper)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Which key signed a program: the kernel records the key that verified a
- * signature (prog->aux->sig_key: its subject key identifier and serial) and,
+ * signature (prog->aux->sig_key: the SHA-256 of its public key, its
+ * identity; its subject key identifier, serial and builtin flag) and,
  * in a loader's programs, the loader's (loader_key).  Each test checks the
  * four places it shows: the AUDIT_BPF record (sig-key=, loader-key=),
  * /proc/self/fdinfo of the program fd, a BPF LSM program reading the fields
@@ -38,36 +39,6 @@
 #include "skel_counter_ec.lskel.h"
 
 #define HEX_MAX 129
-
-/* The value of "KEY:\t..." in /proc/self/fdinfo/FD, or "" when absent. */
-static const char *fdinfo(int fd, const char *key, char *val, size_t len)
-{
-	char path[64], line[256];
-	size_t klen = strlen(key);
-	FILE *f;
-
-	val[0] = 0;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return val;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) || line[klen] != ':' || line[klen + 1] != '\t')
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(val, len, "%s", line + klen + 2);
-		break;
-	}
-	fclose(f);
-	return val;
-}
-
-static long fdinfo_num(int fd, const char *key)
-{
-	char v[64];
-
-	return *fdinfo(fd, key, v, sizeof(v)) ? strtol(v, NULL, 10) : -1;
-}
 
 static void hex(const unsigned char *p, size_t n, char *out)
 {
@@ -209,12 +180,13 @@ static void lsm_key(struct sig_key *skel, int i, bool loader, char *out)
 static void check_builtin_key(struct sig_key *lsm, int afd, const char *name, char *skid,
 			      long *serial)
 {
-	char v[HEX_MAX], rec[2048], want[256], got[HEX_MAX];
+	char v[HEX_MAX], rec[2048], want[512], got[HEX_MAX], sha[HEX_MAX];
 	struct load l;
 	int fd, i;
 
 	*serial = -1;
-	if (!ASSERT_TRUE(cert_skid(name, skid), "the certificate has a subjectKeyIdentifier"))
+	if (!ASSERT_TRUE(cert_skid(name, skid), "the certificate has a subjectKeyIdentifier") ||
+	    !ASSERT_TRUE(cert_key_sha256(name, sha), "the certificate's public key digest"))
 		return;
 	*serial = key_serial_by_skid(skid, -1);
 	if (!ASSERT_GE(*serial, 1, "the builtin key is in /proc/keys"))
@@ -225,16 +197,21 @@ static void check_builtin_key(struct sig_key *lsm, int afd, const char *name, ch
 	fd = sys_prog_load(&l);
 	if (!ASSERT_OK(fd, name))
 		goto out;
-	ASSERT_STREQ(fdinfo(fd, "sig_verdict", v, sizeof(v)), "verified", "fdinfo sig_verdict");
-	ASSERT_STREQ(fdinfo(fd, "sig_keyring", v, sizeof(v)), "builtin", "fdinfo sig_keyring");
-	ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), skid, "fdinfo sig_key: the cert's skid");
-	ASSERT_EQ(fdinfo_num(fd, "sig_key_serial"), *serial, "fdinfo sig_key_serial: the builtin key's");
-	ASSERT_STREQ(fdinfo(fd, "loader_id", v, sizeof(v)), "", "no loader_id line");
+	ASSERT_STREQ(prog_fdinfo(fd, "sig_verdict", v, sizeof(v)), "verified", "fdinfo sig_verdict");
+	ASSERT_STREQ(prog_fdinfo(fd, "sig_keyring", v, sizeof(v)), "builtin", "fdinfo sig_keyring");
+	ASSERT_STREQ(prog_fdinfo(fd, "sig_key", v, sizeof(v)), skid, "fdinfo sig_key: the cert's skid");
+	ASSERT_EQ(prog_fdinfo_num(fd, "sig_key_serial"), *serial, "fdinfo sig_key_serial: the builtin key's");
+	ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v)), sha,
+		     "fdinfo sig_key_sha256: the cert's public key digest");
+	ASSERT_EQ(prog_fdinfo_num(fd, "sig_key_builtin"), 1, "fdinfo sig_key_builtin");
+	ASSERT_EQ(prog_fdinfo_num(fd, "kernel_load"), 0, "fdinfo kernel_load: a caller's load");
+	ASSERT_STREQ(prog_fdinfo(fd, "loader_id", v, sizeof(v)), "", "no loader_id line");
 
 	if (audit_load_record(afd, prog_id(fd), rec, sizeof(rec))) {
 		snprintf(want, sizeof(want), "verdict=verified keyring=builtin keyring-serial=0 ");
 		ASSERT_HAS(rec, want, "audit verdict");
-		snprintf(want, sizeof(want), " sig-key=%s sig-key-serial=%ld", skid, *serial);
+		snprintf(want, sizeof(want), " sig-key=%s sig-key-serial=%ld sig-key-sha256=%s", skid,
+			 *serial, sha);
 		ASSERT_HAS(rec, want, "audit sig-key");
 	}
 
@@ -242,12 +219,15 @@ static void check_builtin_key(struct sig_key *lsm, int afd, const char *name, ch
 		lsm_key(lsm, i, false, got);
 		ASSERT_STREQ(got, skid, "LSM: aux->sig_key.id");
 		ASSERT_EQ(lsm->bss->loads[i].serial, *serial, "LSM: aux->sig_key.serial");
+		hex(lsm->bss->loads[i].sha256, 32, got);
+		ASSERT_STREQ(got, sha, "LSM: aux->sig_key.sha256");
+		ASSERT_EQ(lsm->bss->loads[i].builtin, 1, "LSM: aux->sig_key.builtin");
 	}
 
-	snprintf(want, sizeof(want), "signed: verified keyring builtin key %s", skid);
+	snprintf(want, sizeof(want), "signed: verified keyring builtin key sha256:%s", sha);
 	snprintf(rec, sizeof(rec),
-		 "\"signature\":{\"verdict\":\"verified\",\"keyring\":\"builtin\",\"keyring_serial\":0,\"key_id\":\"%s\",\"key_serial\":%ld}",
-		 skid, *serial);
+		 "\"signature\":{\"verdict\":\"verified\",\"keyring\":\"builtin\",\"keyring_serial\":0,\"key_id\":\"%s\",\"key_serial\":%ld,\"key_sha256\":\"%s\",\"key_builtin\":true}",
+		 skid, *serial, sha);
 	check_bpftool(prog_id(fd), want, rec);
 	close(fd);
 out:
@@ -293,14 +273,16 @@ TEST(sig_key_unsigned)
 	i = lsm->bss->seen;
 	fd = sys_prog_load(&l);
 	if (ASSERT_OK(fd, "unsigned load")) {
-		ASSERT_STREQ(fdinfo(fd, "sig_verdict", v, sizeof(v)), "unsigned", "fdinfo sig_verdict");
-		ASSERT_STREQ(fdinfo(fd, "sig_keyring", v, sizeof(v)), "none", "fdinfo sig_keyring");
-		ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), "none", "fdinfo sig_key");
-		ASSERT_EQ(fdinfo_num(fd, "sig_key_serial"), 0, "fdinfo sig_key_serial");
-		ASSERT_STREQ(fdinfo(fd, "loader_id", v, sizeof(v)), "", "no loader_id line");
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_verdict", v, sizeof(v)), "unsigned", "fdinfo sig_verdict");
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_keyring", v, sizeof(v)), "none", "fdinfo sig_keyring");
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key", v, sizeof(v)), "none", "fdinfo sig_key");
+		ASSERT_EQ(prog_fdinfo_num(fd, "sig_key_serial"), 0, "fdinfo sig_key_serial");
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v)), "none", "fdinfo sig_key_sha256");
+		ASSERT_EQ(prog_fdinfo_num(fd, "sig_key_builtin"), 0, "fdinfo sig_key_builtin");
+		ASSERT_STREQ(prog_fdinfo(fd, "loader_id", v, sizeof(v)), "", "no loader_id line");
 		if (audit_load_record(afd, prog_id(fd), rec, sizeof(rec))) {
 			ASSERT_HAS(rec, "verdict=unsigned keyring=none keyring-serial=0 ", "audit");
-			ASSERT_HAS(rec, " sig-key=none sig-key-serial=0", "audit sig-key");
+			ASSERT_HAS(rec, " sig-key=none sig-key-serial=0 sig-key-sha256=none", "audit sig-key");
 		}
 		if (ASSERT_EQ(lsm->bss->seen, i + 1, "the LSM saw the load")) {
 			ASSERT_EQ(lsm->bss->loads[i].id_len, 0, "LSM: no key id");
@@ -320,7 +302,7 @@ out:
  * in the audit record, to the LSM and in its children's fdinfo, equals what
  * gen-loader verify printed for the header on the host (offline_id).
  */
-#define CHECK_SKELETON(NAME, offline_id, cert)						\
+#define CHECK_SKELETON(NAME, offline_id, offline_sha, cert)				\
 	do {										\
 		struct NAME *s;								\
 		int first = lsm->bss->seen, fd;						\
@@ -329,46 +311,53 @@ out:
 		if (!ASSERT_TRUE(s, #NAME " loads"))					\
 			break;								\
 		fd = s->progs.count_getppid.prog_fd;					\
-		check_child(lsm, afd, fd, first, offline_id, cert);			\
+		check_child(lsm, afd, fd, first, offline_id, offline_sha, cert);	\
 		NAME##__destroy(s);							\
 	} while (0)
 
 static void check_child(struct sig_key *lsm, int afd, int fd, int first, const char *offline_id,
-			const char *cert)
+			const char *offline_sha, const char *cert)
 {
-	char v[HEX_MAX], skid[HEX_MAX], rec[2048], want[256], got[HEX_MAX];
+	char v[HEX_MAX], skid[HEX_MAX], sha[HEX_MAX], rec[2048], want[512], got[HEX_MAX];
 	long loader_id, serial;
 
 	ASSERT_TRUE(cert_skid(cert, skid), "the certificate has a subjectKeyIdentifier");
+	ASSERT_TRUE(cert_key_sha256(cert, sha), "the certificate's public key digest");
 	/* offline and the certificate agree: the header names its signer's key */
 	ASSERT_STREQ(offline_id, skid, "gen-loader verify's key_id is the cert's skid");
+	ASSERT_STREQ(offline_sha, sha, "gen-loader verify's key_sha256 is the cert's key digest");
 	serial = key_serial_by_skid(skid, -1);
 
 	/* the child: unsigned itself, loaded by a verified loader of that key */
-	ASSERT_STREQ(fdinfo(fd, "sig_verdict", v, sizeof(v)), "unsigned", "child: sig_verdict");
-	ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), "none", "child: sig_key");
-	loader_id = fdinfo_num(fd, "loader_id");
+	ASSERT_STREQ(prog_fdinfo(fd, "sig_verdict", v, sizeof(v)), "unsigned", "child: sig_verdict");
+	ASSERT_STREQ(prog_fdinfo(fd, "sig_key", v, sizeof(v)), "none", "child: sig_key");
+	loader_id = prog_fdinfo_num(fd, "loader_id");
 	ASSERT_GE(loader_id, 1, "child: loader_id");
-	ASSERT_STREQ(fdinfo(fd, "loader_verdict", v, sizeof(v)), "verified", "child: loader_verdict");
-	ASSERT_STREQ(fdinfo(fd, "loader_keyring", v, sizeof(v)), "builtin", "child: loader_keyring");
-	ASSERT_STREQ(fdinfo(fd, "loader_key", v, sizeof(v)), offline_id,
+	ASSERT_STREQ(prog_fdinfo(fd, "loader_verdict", v, sizeof(v)), "verified", "child: loader_verdict");
+	ASSERT_STREQ(prog_fdinfo(fd, "loader_keyring", v, sizeof(v)), "builtin", "child: loader_keyring");
+	ASSERT_STREQ(prog_fdinfo(fd, "loader_key", v, sizeof(v)), offline_id,
 		     "child: loader_key is gen-loader verify's key_id");
-	ASSERT_EQ(fdinfo_num(fd, "loader_key_serial"), serial, "child: loader_key_serial");
+	ASSERT_EQ(prog_fdinfo_num(fd, "loader_key_serial"), serial, "child: loader_key_serial");
+	ASSERT_STREQ(prog_fdinfo(fd, "loader_key_sha256", v, sizeof(v)), offline_sha,
+		     "child: loader_key_sha256 is gen-loader verify's key_sha256");
+	ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v)), "none", "child: sig_key_sha256");
 
 	/* the loader's own record and its child's */
 	if (loader_id > 0 && audit_load_record(afd, loader_id, rec, sizeof(rec))) {
-		snprintf(want, sizeof(want), " sig-key=%s sig-key-serial=%ld", offline_id, serial);
+		snprintf(want, sizeof(want), " sig-key=%s sig-key-serial=%ld sig-key-sha256=%s",
+			 offline_id, serial, offline_sha);
 		ASSERT_HAS(rec, want, "loader's audit record: sig-key");
 	}
 	if (audit_load_record(afd, prog_id(fd), rec, sizeof(rec))) {
-		snprintf(want, sizeof(want), "loader-id=%ld loader-verdict=verified loader-key=%s loader-key-serial=%ld",
-			 loader_id, offline_id, serial);
+		snprintf(want, sizeof(want), "loader-id=%ld loader-verdict=verified loader-key=%s loader-key-serial=%ld loader-key-sha256=%s",
+			 loader_id, offline_id, serial, offline_sha);
 		ASSERT_HAS(rec, want, "child's audit record: loader-key");
 		ASSERT_HAS(rec, " sig-key=none sig-key-serial=0", "child's audit record: sig-key");
 	}
 
 	snprintf(want, sizeof(want),
-		 "signed: unsigned  loader %ld verified keyring builtin key %s", loader_id, offline_id);
+		 "signed: unsigned  loader %ld verified keyring builtin key sha256:%s", loader_id,
+		 offline_sha);
 	snprintf(rec, sizeof(rec),
 		 "\"loader\":{\"id\":%ld,\"verdict\":\"verified\",\"keyring\":\"builtin\",\"key_id\":\"%s\"",
 		 loader_id, offline_id);
@@ -382,6 +371,8 @@ static void check_child(struct sig_key *lsm, int afd, int fd, int first, const c
 		ASSERT_STREQ(got, offline_id, "LSM: the child's aux->loader_key.id");
 		ASSERT_EQ(lsm->bss->loads[first + 1].loader_serial, serial,
 			  "LSM: the child's aux->loader_key.serial");
+		hex(lsm->bss->loads[first + 1].loader_sha256, 32, got);
+		ASSERT_STREQ(got, offline_sha, "LSM: the child's aux->loader_key.sha256");
 	}
 }
 
@@ -394,8 +385,9 @@ TEST(sig_key_skeletons_offline_equals_kernel)
 		return;
 	afd = audit_open();
 	if (ASSERT_OK(afd, "register as the audit daemon")) {
-		CHECK_SKELETON(skel_counter, skel_counter_KEY_ID, "signing");
-		CHECK_SKELETON(skel_counter_ec, skel_counter_ec_KEY_ID, "signing-ec");
+		CHECK_SKELETON(skel_counter, skel_counter_KEY_ID, skel_counter_KEY_SHA256, "signing");
+		CHECK_SKELETON(skel_counter_ec, skel_counter_ec_KEY_ID, skel_counter_ec_KEY_SHA256,
+			       "signing-ec");
 		audit_close(afd);
 	}
 	sig_key__destroy(lsm);
@@ -475,6 +467,7 @@ out:
 TEST(sig_key_caller_keyring_same_skid)
 {
 	char skid[HEX_MAX], v[HEX_MAX], rec[2048], want[256], got[HEX_MAX];
+	char a_sha[HEX_MAX], forged_sha[HEX_MAX];
 	long builtin_serial, session;
 	unsigned char *der = NULL;
 	struct sig_key *lsm;
@@ -488,6 +481,9 @@ TEST(sig_key_caller_keyring_same_skid)
 	if (!ASSERT_GE(builtin_serial, 1, "the builtin key is in /proc/keys"))
 		return;
 	if (!ASSERT_TRUE(forge_skid("signing", "forged-skid"), "a certificate with the builtin skid"))
+		return;
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha) &&
+			 cert_key_sha256("forged-skid", forged_sha), "the two keys' digests"))
 		return;
 	len = cert_der("forged-skid", &der);
 	forged = add_key("asymmetric", "bpfsign-forged-skid", der, len, KEY_SPEC_SESSION_KEYRING);
@@ -512,12 +508,17 @@ TEST(sig_key_caller_keyring_same_skid)
 	i = lsm->bss->seen;
 	fd = sys_prog_load(&l);
 	if (ASSERT_OK(fd, "forged skid, verified by the caller's keyring")) {
-		ASSERT_STREQ(fdinfo(fd, "sig_keyring", v, sizeof(v)), "user", "fdinfo: keyring user");
-		ASSERT_EQ(fdinfo_num(fd, "sig_keyring_serial"), session, "fdinfo: the session keyring");
-		ASSERT_STREQ(fdinfo(fd, "sig_key", v, sizeof(v)), skid, "fdinfo: the forged skid, as it is");
-		ASSERT_EQ(fdinfo_num(fd, "sig_key_serial"), forged, "fdinfo: the caller's key serial");
-		ASSERT_TRUE(fdinfo_num(fd, "sig_key_serial") != builtin_serial,
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_keyring", v, sizeof(v)), "user", "fdinfo: keyring user");
+		ASSERT_EQ(prog_fdinfo_num(fd, "sig_keyring_serial"), session, "fdinfo: the session keyring");
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key", v, sizeof(v)), skid, "fdinfo: the forged skid, as it is");
+		ASSERT_EQ(prog_fdinfo_num(fd, "sig_key_serial"), forged, "fdinfo: the caller's key serial");
+		ASSERT_TRUE(prog_fdinfo_num(fd, "sig_key_serial") != builtin_serial,
 			    "fdinfo: not the builtin key's serial");
+		/* the identity: the forged key's own digest, not the builtin's */
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v)), forged_sha,
+			     "fdinfo: the forged key's digest");
+		ASSERT_TRUE(strcmp(v, a_sha), "fdinfo: not the builtin key's digest");
+		ASSERT_EQ(prog_fdinfo_num(fd, "sig_key_builtin"), 0, "fdinfo: not a builtin key");
 		if (audit_load_record(afd, prog_id(fd), rec, sizeof(rec))) {
 			snprintf(want, sizeof(want), "verdict=verified keyring=user keyring-serial=%ld ",
 				 session);

@@ -225,11 +225,13 @@ TEST(signed_load_binds_nothing_else)
 	}
 	free_load(&l);
 
-	/* validly signed, but names a map by raw fd */
+	/* validly signed, but names a map by raw fd: the unsigned-binding
+	 * refusal, -EACCES like the sparse index above (one errno family)
+	 */
 	insns[0].src_reg = BPF_PSEUDO_MAP_VALUE;
 	insns[0].imm = extra;
 	if (make_load_insns(&l, insns, ARRAY_LEN(insns), 1, "signing", BUILTIN))
-		expect_load(&l, EINVAL, "signed program cannot use map fd", "raw map fd");
+		expect_load(&l, EACCES, "signed program cannot use map fd", "raw map fd");
 	free_load(&l);
 	close(extra);
 
@@ -245,6 +247,21 @@ TEST(signed_load_binds_nothing_else)
 	expect_load(&l, EACCES, "is a BTF, not a map", "BTF in fd_array");
 	l.nfds = 1;
 	free_load(&l);
+
+	/* validly signed, but names a BTF by fd in an instruction (a ksym of
+	 * that BTF): the refusal comes before the BTF is looked at, so
+	 * -EACCES can only be the unsigned-binding one
+	 */
+	{
+		struct bpf_insn ksym[] = FIXTURE_INSNS;
+
+		ksym[0].src_reg = BPF_PSEUDO_BTF_ID;
+		ksym[0].imm = 1;
+		ksym[1].imm = btf__fd(btf);
+		if (make_load_insns(&l, ksym, ARRAY_LEN(ksym), 1, "signing", BUILTIN))
+			expect_load(&l, EACCES, "signed program cannot use BTF fd", "BTF fd");
+		free_load(&l);
+	}
 out:
 	btf__free(btf);
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
@@ -140,4 +142,34 @@ int run_capture(const char *const argv[], char *out, size_t size)
 	out[len] = 0;
 	close(fd);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+const char *prog_fdinfo(int fd, const char *key, char *val, size_t len)
+{
+	char path[64], line[512];
+	size_t klen = strlen(key);
+	FILE *f;
+
+	val[0] = 0;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return val;
+	while (fgets(line, sizeof(line), f)) {
+		/* "sig_key:" is not "sig_key_sha256:" */
+		if (strncmp(line, key, klen) || line[klen] != ':' || line[klen + 1] != '\t')
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(val, len, "%s", line + klen + 2);
+		break;
+	}
+	fclose(f);
+	return val;
+}
+
+long prog_fdinfo_num(int fd, const char *key)
+{
+	char v[64];
+
+	return *prog_fdinfo(fd, key, v, sizeof(v)) ? strtol(v, NULL, 10) : -1;
 }

@@ -47,4 +47,13 @@ bool is_read_only(const void *p);
  */
 int run_capture(const char *const argv[], char *out, size_t size);
 
+/* The value of "KEY:\t..." in /proc/self/fdinfo/FD into val (at most len
+ * bytes), or "" when the line is absent: the kit's kernel shows a
+ * program's signature verdict and signer there (sig_key, sig_key_sha256,
+ * kernel_load, loader_*).  Returns val.
+ */
+const char *prog_fdinfo(int fd, const char *key, char *val, size_t len);
+/* The same as a number, or -1 when absent. */
+long prog_fdinfo_num(int fd, const char *key);
+
 #endif

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The TAP runner and assertions shared by tests/host/*/run.sh (sourced).
 #
+#   $CLANG                        the clang of BPF programs (exported)
 #   host_test_init NAME ARGS...   $filter from ARGS, $tmp (removed at exit),
 #                                 the counters; before any t
 #   t NAME FUNC                   run FUNC in its own directory under $tmp,
@@ -9,6 +10,11 @@
 #                                 test named "build" runs whatever the filter.
 #
 # Each run.sh prints its own last line, "$passed passed, $failed failed".
+
+# The clang of BPF programs, for the suites and the scripts they run: CLANG
+# as the top-level Makefile exports it (BPF_CLANG), else common/clang.mk's.
+: "${CLANG:=$(sed -n 's/^BPF_CLANG[[:space:]]*?=[[:space:]]*//p' "$top/common/clang.mk")}"
+export CLANG
 
 host_test_init() {	# NAME [FILTER]
 	filter=${2:-}

@@ -2,7 +2,7 @@
 /*
  * Arena kfunc arguments from a context the fuzzer chooses: allocate or free
  * a page, write, read and test for NULL at any offset.  Whatever the offset,
- * the kfuncs must return 0 or -EFAULT (KF_ARENA_NOFAULT), never fault.
+ * the nofault kfuncs must return 0 or -EFAULT, never fault.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

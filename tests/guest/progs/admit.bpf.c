@@ -5,7 +5,7 @@
  * signatures pass, a user-keyring signature only if its serial is
  * allowlisted, in-kernel loads are trusted, and every other decision goes
  * into a ring buffer.  On 6.12 it needs the hook's bool kernel
- * (kernel-patches/0042); before that it read the return slot as kernel.
+ * (kernel-patches/0044); before that it read the return slot as kernel.
  *
  * observe_kernel is ours: it only counts, for this test's process, what
  * the hook's kernel argument said for loader programs and for the rest.

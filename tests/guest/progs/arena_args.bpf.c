@@ -19,7 +19,7 @@ void __arena *bpf_arena_alloc_pages(void *map, void __arena *addr, __u32 page_cn
 int bpf_test_arena_write(__u64 __arena *p, __u64 val) __ksym;
 int bpf_test_arena_read(__u64 __arena *p, __u64 *out) __ksym;
 int bpf_test_arena_is_null(__u64 __arena *p) __ksym;
-int bpf_test_arena_unsafe(__u64 __arena *p) __ksym;
+__u64 bpf_test_arena_deref(__u64 __arena *p, __u64 val) __ksym;
 int bpf_test_arena_scalar(__u64 off) __ksym;
 
 int write_ret, read_ret, fault_ret, cast_ret;
@@ -67,13 +67,15 @@ int arena_args(void *ctx)
 	return 0;
 }
 
-/* An __arena argument to a kfunc without KF_ARENA_NOFAULT */
+/* An __arena argument to a kfunc that dereferences it directly, which
+ * KF_ARENA_NOFAULT used to forbid
+ */
 SEC("?syscall")
 int unsafe_kfunc(void *ctx)
 {
 	__u64 __arena *p = bpf_arena_alloc_pages(&arena, NULL, 1, NUMA_NO_NODE, 0);
 
-	return p ? bpf_test_arena_unsafe(p) : 1;
+	return p && bpf_test_arena_deref(p, 0xd1) == 0xd1 && *p == 0xd1 ? 0 : 1;
 }
 
 /* A kfunc whose __arena suffix is on a scalar parameter */

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* make bench: an __arena kfunc argument vs a scalar offset the kfunc translates. */
+/*
+ * make bench: an __arena kfunc argument vs a scalar offset the kfunc
+ * translates, and a kfunc access recovered from a fault on an unallocated
+ * page vs the same access once the scratch page is mapped there.
+ */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
@@ -18,9 +22,14 @@ void __arena *bpf_arena_alloc_pages(void *map, void __arena *addr, __u32 page_cn
 				    int node_id, __u64 flags) __ksym;
 int bpf_test_arena_write(__u64 __arena *p, __u64 val) __ksym;
 int bpf_test_arena_write_off(void *arena__map, __u64 off, __u64 val) __ksym;
+__u64 bpf_test_arena_deref(__u64 __arena *p, __u64 val) __ksym;
 
 __u64 __arena *slot;
 int errors;
+/* bench_fault's pages: fault_calls of them from page fault_base, past the
+ * arena's allocated page, never allocated
+ */
+__u32 fault_base, fault_calls;
 
 static int by_arena_arg(__u32 i, void *ctx)
 {
@@ -31,6 +40,14 @@ static int by_arena_arg(__u32 i, void *ctx)
 static int by_offset(__u32 i, void *ctx)
 {
 	errors += bpf_test_arena_write_off(&arena, (__u64)slot, i) != 0;
+	return 0;
+}
+
+static int by_fault(__u32 i, void *ctx)
+{
+	__u64 addr = (__u64)(fault_base + i) << 12;
+
+	errors += bpf_test_arena_deref((__u64 __arena *)addr, i) != i;
 	return 0;
 }
 
@@ -49,6 +66,15 @@ int bench_arena_arg(void *ctx)
 	/* __arena arguments need the program to use its arena */
 	asm volatile("" :: "r"(map));
 	return bpf_loop(CALLS, by_arena_arg, NULL, 0);
+}
+
+SEC("syscall")
+int bench_fault(void *ctx)
+{
+	void *map = &arena;
+
+	asm volatile("" :: "r"(map));
+	return bpf_loop(fault_calls, by_fault, NULL, 0);
 }
 
 SEC("syscall")

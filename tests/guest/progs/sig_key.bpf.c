@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Records, at bpf_prog_load, the key that verified each load of one process
- * (prog->aux->sig_key) and a loader's program's loader key, read through
+ * (prog->aux->sig_key: skid, serial, public key digest, builtin) and a
+ * loader's program's loader key, read through
  * CO-RE as a policy would.
  */
 #include "vmlinux.h"
@@ -38,6 +39,9 @@ int BPF_PROG(on_prog_load, struct bpf_prog *prog, union bpf_attr *attr,
 	k->loader_serial = BPF_CORE_READ(aux, loader_key.serial);
 	k->loader_id_len = BPF_CORE_READ(aux, loader_key.id_len);
 	bpf_core_read(k->loader_key, sizeof(k->loader_key), &aux->loader_key.id);
+	bpf_core_read(k->sha256, sizeof(k->sha256), &aux->sig_key.sha256);
+	bpf_core_read(k->loader_sha256, sizeof(k->loader_sha256), &aux->loader_key.sha256);
+	k->builtin = BPF_CORE_READ(aux, sig_key.builtin);
 	return ret;
 }
 

@@ -15,6 +15,9 @@ struct seen_key {
 	int loader_serial;
 	int loader_id_len;
 	unsigned char loader_key[64];
+	unsigned char sha256[32];		/* aux->sig_key.sha256 */
+	unsigned char loader_sha256[32];	/* aux->loader_key.sha256 */
+	int builtin;				/* aux->sig_key.builtin */
 };
 
 #endif

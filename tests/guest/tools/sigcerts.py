@@ -19,51 +19,22 @@ import hashlib
 import os
 import subprocess
 
+from sigder import OID, dlen, oid_body, read_tlv, tlv
+
 
 # --- DER ------------------------------------------------------------------
-
-def dlen(n):
-    if n < 0x80:
-        return bytes([n])
-    b = n.to_bytes((n.bit_length() + 7) // 8, "big")
-    return bytes([0x80 | len(b)]) + b
-
-
-def tlv(tag, body):
-    return bytes([tag]) + dlen(len(body)) + body
-
 
 def seq(*items):
     return tlv(0x30, b"".join(items))
 
 
 def oid(dotted):
-    arcs = [int(a) for a in dotted.split(".")]
-    out = bytearray([arcs[0] * 40 + arcs[1]])
-    for a in arcs[2:]:
-        enc = [a & 0x7f]
-        a >>= 7
-        while a:
-            enc.append(0x80 | (a & 0x7f))
-            a >>= 7
-        out += bytes(reversed(enc))
-    return tlv(0x06, bytes(out))
+    return tlv(0x06, oid_body(dotted))
 
 
 def integer(n):
     b = n.to_bytes(max(1, (n.bit_length() + 8) // 8), "big")
     return tlv(0x02, b)
-
-
-def read_tlv(b, i=0):
-    """(tag, header length, content start, end) of the TLV at b[i]"""
-    tag, n = b[i], b[i + 1]
-    j = i + 2
-    if n & 0x80:
-        k = n & 0x7f
-        n = int.from_bytes(b[j:j + k], "big")
-        j += k
-    return tag, j - i, j, j + n
 
 
 def children(b):
@@ -81,21 +52,13 @@ def content(t):
     return t[s:e]
 
 
-OID = {
-    "sha256": "2.16.840.1.101.3.4.2.1", "sha384": "2.16.840.1.101.3.4.2.2",
-    "rsa": "1.2.840.113549.1.1.1", "sha256rsa": "1.2.840.113549.1.1.11",
-    "sha384rsa": "1.2.840.113549.1.1.12", "rsapss": "1.2.840.113549.1.1.10",
-    "ecdsa256": "1.2.840.10045.4.3.2", "data": "1.2.840.113549.1.7.1",
-    "signed": "1.2.840.113549.1.7.2", "cn": "2.5.4.3", "o": "2.5.4.10",
-    "skid": "2.5.29.14", "ku": "2.5.29.15", "bc": "2.5.29.19", "akid": "2.5.29.35",
-}
 SHA256RSA = seq(oid(OID["sha256rsa"]), tlv(0x05, b""))
 SHA384RSA = seq(oid(OID["sha384rsa"]), tlv(0x05, b""))
-SHA1RSA = seq(oid("1.2.840.113549.1.1.5"), tlv(0x05, b""))
+SHA1RSA = seq(oid(OID["sha1rsa"]), tlv(0x05, b""))
 ECDSA256 = seq(oid(OID["ecdsa256"]))
 PSS = seq(oid(OID["rsapss"]), seq(
     tlv(0xa0, seq(oid(OID["sha256"]), tlv(0x05, b""))),
-    tlv(0xa1, seq(oid("1.2.840.113549.1.1.8"), seq(oid(OID["sha256"]), tlv(0x05, b"")))),
+    tlv(0xa1, seq(oid(OID["mgf1"]), seq(oid(OID["sha256"]), tlv(0x05, b"")))),
     tlv(0xa2, integer(32))))
 
 

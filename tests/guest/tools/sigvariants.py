@@ -33,6 +33,7 @@ import subprocess
 import sys
 
 import sigcerts
+from sigder import OID, oid_body
 
 ERRNOS = {"OK": 0}
 for _n in ("EKEYREJECTED", "EBADMSG", "ENOKEY", "ENOPKG", "EINVAL", "EMSGSIZE", "E2BIG"):
@@ -114,32 +115,7 @@ def signer_info(root):
     return sd(root).children[-1].children[0]
 
 
-def oid(dotted):
-    arcs = [int(a) for a in dotted.split(".")]
-    out = bytearray([arcs[0] * 40 + arcs[1]])
-    for a in arcs[2:]:
-        enc = [a & 0x7f]
-        a >>= 7
-        while a:
-            enc.append(0x80 | (a & 0x7f))
-            a >>= 7
-        out += bytes(reversed(enc))
-    return bytes(out)
-
-
-OIDS = {
-    "sha256": oid("2.16.840.1.101.3.4.2.1"), "sha384": oid("2.16.840.1.101.3.4.2.2"),
-    "sha512": oid("2.16.840.1.101.3.4.2.3"), "sha224": oid("2.16.840.1.101.3.4.2.4"),
-    "sha1": oid("1.3.14.3.2.26"), "sha3-256": oid("2.16.840.1.101.3.4.2.8"),
-    "sm3": oid("1.2.156.10197.1.401"), "unknown": oid("1.2.3.4.5"),
-    "rsa": oid("1.2.840.113549.1.1.1"), "sha256rsa": oid("1.2.840.113549.1.1.11"),
-    "rsapss": oid("1.2.840.113549.1.1.10"), "ecdsa256": oid("1.2.840.10045.4.3.2"),
-    "data": oid("1.2.840.113549.1.7.1"), "signed": oid("1.2.840.113549.1.7.2"),
-    "enveloped": oid("1.2.840.113549.1.7.3"), "indirect": oid("1.3.6.1.4.1.311.2.1.4"),
-    "contentType": oid("1.2.840.113549.1.9.3"), "messageDigest": oid("1.2.840.113549.1.9.4"),
-    "signingTime": oid("1.2.840.113549.1.9.5"), "smimecap": oid("1.2.840.113549.1.9.15"),
-    "opus": oid("1.3.6.1.4.1.311.2.1.12"),
-}
+OIDS = {k: oid_body(v) for k, v in OID.items()}
 
 
 def prim(tag, content):

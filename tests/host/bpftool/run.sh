@@ -1,5 +1,5 @@
 #!/bin/sh
-# Host tests of the patched tree's bpftool signing (kernel-patches/0041):
+# Host tests of the patched tree's bpftool signing (kernel-patches/0043):
 # upstream's `gen skeleton -L -S -k KEY -i CERT` against gen-loader (its
 # default header and its --no-trailer one, byte-identical payload and
 # signature) and bpfsign on the same objects and key, gen-loader verify's
@@ -228,6 +228,11 @@ t_verify_bpftool_headers() {
 	run "$gl" verify --cert "$keys/signing.crt" e3.h
 	# bpftool_skel_modified(): cut off before the guard's #endif
 	expect_rc 3 "a cut-off header" && expect_err "cut off" || return 1
+	sed '0,/\\x\([0-9]\)a/s//\\x\1A/' sc.h > e5.h
+	cmp -s sc.h e5.h && { echo "no \\xNa escape to spell in upper case"; return 1; }
+	run "$gl" verify --cert "$keys/signing.crt" e5.h
+	# printed_as_bpftool(): the same bytes, but not as bpftool prints them
+	expect_rc 3 "an upper-case escape" && expect_err "is not what bpftool prints" || return 1
 	python3 "$skel" flip sc.h opts_data e4.h || return 1
 	run "$gl" verify --cert "$keys/signing.crt" e4.h
 	# the signature: one metadata byte flipped

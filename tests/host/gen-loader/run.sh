@@ -20,6 +20,8 @@ vmlinux=$build/kbuild/vmlinux
 prog=$top/tests/guest/progs/skel_counter.bpf.c
 
 . "$top/tests/host/lib.sh"
+# the C programs the tests compile (c/NAME), copied into the test's directory
+csrc=$top/tests/host/gen-loader/c
 host_test_init gen-loader "$@"
 
 # --- helpers: each failure message says what broke --------------------------
@@ -59,9 +61,9 @@ t_build() {
 	[ -x "$gl" ] || { echo "no gen-loader/gen-loader after make"; return 1; }
 	[ -x "$bpfsign" ] || { echo "no signer/bpfsign (make -C signer)"; return 1; }
 	[ -f "$vmlinux" ] || { echo "no $vmlinux (make kernel)"; return 1; }
-	clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	"$CLANG" -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 		-I"$build/guest-obj" -I"$build/tools/include" -c "$prog" -o "$obj" ||
-		{ echo "clang-22 cannot build $prog"; return 1; }
+		{ echo "$CLANG cannot build $prog"; return 1; }
 	gen "$obj" "$good" || { echo "gen-loader failed on $obj"; return 1; }
 }
 
@@ -93,7 +95,7 @@ t_deterministic() {
 		{ echo "gen-loader failed on the copy"; return 1; }
 	expect_eq "$(sha copy/c.h)" "$(sha a.h)" "copy of the object and keys" || return 1
 	# the object rebuilt from source in another directory
-	mkdir rebuilt && (cd rebuilt && clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 \
+	mkdir rebuilt && (cd rebuilt && "$CLANG" -g -O2 -target bpf -D__TARGET_ARCH_x86 \
 		-I"$build/guest-obj" -I"$build/tools/include" -c "$prog" -o skel_counter.bpf.o &&
 		gen skel_counter.bpf.o r.h) || { echo "rebuild failed"; return 1; }
 	expect_eq "$(sha rebuilt/r.h)" "$(sha a.h)" "object rebuilt elsewhere" || return 1
@@ -106,25 +108,7 @@ t_deterministic() {
 
 # The header compiles (C and C++) against the patched skel_internal.h.
 t_header_compiles() {
-	cat > use.c <<-'EOF'
-	#include "skel_counter.lskel.h"
-	int main(void)
-	{
-		struct skel_counter *s = skel_counter__open();
-
-		if (!s)
-			return 1;
-		(void)s->rodata->count_calls;
-		if (skel_counter__load_keyring(s, -3))
-			return 2;
-		s->bss->target_tgid = 1;
-		(void)s->bss->hits;
-		(void)s->data->step;
-		skel_counter__attach(s);
-		skel_counter__destroy(s);
-		return 0;
-	}
-	EOF
+	cp "$csrc/use.c" use.c
 	cp "$good" skel_counter.lskel.h
 	# -Wno-unused-parameter: skel_internal.h itself has unused parameters
 	gcc -O2 -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" \
@@ -152,69 +136,7 @@ t_header_compiles() {
 # no bpf_copy_from_user(), and bpf_probe_read_kernel() only with a NULL
 # source (bzero of its stack).
 t_loader_reads_no_input() {
-	cat > scan.c <<-'EOF'
-	#include <stddef.h>
-	#include <stdio.h>
-	#include "skel_counter.lskel.h"
-
-	static const short log_off[] = {
-		offsetof(struct bpf_loader_ctx, log_level),
-		offsetof(struct bpf_loader_ctx, log_size),
-		offsetof(struct bpf_loader_ctx, log_buf),
-	};
-
-	int main(void)
-	{
-		const struct bpf_insn *insn = (const void *)skel_counter__lskel_insns;
-		size_t i, j, n = (sizeof(skel_counter__lskel_insns) - 1) / sizeof(*insn);
-		int bad = 0, reads = 0, skips = 0;
-
-		for (i = 0; i < n; i++) {
-			const struct bpf_insn *in = &insn[i], *prev = i ? &insn[i - 1] : NULL;
-
-			/* r6 is the ctx pointer for the whole loader */
-			if (BPF_CLASS(in->code) == BPF_LDX && in->src_reg == BPF_REG_6) {
-				for (j = 0; j < 3 && in->off != log_off[j]; j++)
-					;
-				/* a program's prog_fd, only to skip its load */
-				if (j == 3 && in->off >= (short)offsetof(struct skel_counter, progs) &&
-				    in->off < (short)offsetof(struct skel_counter, links) &&
-				    i + 1 < n && insn[i + 1].code == (BPF_JMP32 | BPF_JEQ | BPF_K) &&
-				    insn[i + 1].dst_reg == in->dst_reg &&
-				    insn[i + 1].imm == BPF_SKEL_PROG_SKIP) {
-					skips++;
-					continue;
-				}
-				if (j == 3) {
-					printf("insn %zu reads ctx at offset %d\n", i, in->off);
-					bad = 1;
-				}
-				reads++;
-			}
-			if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg)
-				continue;
-			if (in->imm == BPF_FUNC_copy_from_user) {
-				printf("insn %zu calls bpf_copy_from_user()\n", i);
-				bad = 1;
-			}
-			if (in->imm == BPF_FUNC_probe_read_kernel &&
-			    !(prev && prev->code == (BPF_ALU64 | BPF_MOV | BPF_K) &&
-			      prev->dst_reg == BPF_REG_3 && prev->imm == 0)) {
-				printf("insn %zu calls bpf_probe_read_kernel() with a source\n", i);
-				bad = 1;
-			}
-		}
-		if (!reads) {
-			printf("no ctx read found: the scan does not see the loader's log fields\n");
-			bad = 1;
-		}
-		if (skips != 1) {
-			printf("%d reads of a prog_fd to skip, expected 1 (one program)\n", skips);
-			bad = 1;
-		}
-		return bad;
-	}
-	EOF
+	cp "$csrc/scan.c" scan.c
 	cp "$good" skel_counter.lskel.h
 	gcc -O2 -Wall -Werror -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" \
 		-I"$build/linux/tools/include/uapi" scan.c -o scan ||
@@ -312,6 +234,7 @@ t_keyring_legacy() {
 # --- audit ------------------------------------------------------------------
 
 t_verify_good() {
+	local want
 	run "$gl" verify --cert "$keys/signing.crt" "$good"
 	expect_rc 0 "verify" || return 1
 	grep -qx 'verdict: verified' out || { echo "no 'verdict: verified'"; cat out; return 1; }
@@ -326,9 +249,13 @@ t_verify_good() {
 	expect_eq "$(json out key_id)" \
 		"$(openssl x509 -in "$keys/signing.crt" -noout -ext subjectKeyIdentifier |
 		   sed -n 2p | tr -d ' :' | tr 'A-F' 'a-f')" "key_id" || return 1
-	# the same verdict through the CA bundle form
-	run "$gl" verify --ca "$keys/signing.crt" "$good"
-	expect_rc 0 "verify --ca"
+	# the key's identity, as the kernel records it: SHA-256 of the RSAPublicKey
+	want=$(openssl x509 -in "$keys/signing.crt" -noout -pubkey |
+		openssl rsa -pubin -RSAPublicKey_out -outform DER 2>/dev/null | sha256sum | cut -c1-64)
+	expect_eq "$(json out key_sha256)" "$want" "key_sha256" || return 1
+	# the same verdict and key through the CA bundle form
+	run "$gl" verify --json --ca "$keys/kernel-trusted.pem" "$good"
+	expect_rc 0 "verify --ca" && expect_eq "$(json out key_sha256)" "$want" "key_sha256 (--ca)"
 }
 
 # The payload re-derived from the header is the one the kernel hashes:
@@ -826,16 +753,8 @@ t_err_libbpf_cannot_open() {
 
 # Values libbpf would read from this machine cannot be signed for another.
 t_err_host_dependent() {
-	cat > kcfg.bpf.c <<-'EOF'
-	#include "vmlinux.h"
-	#include <bpf/bpf_helpers.h>
-	extern unsigned int CONFIG_HZ __kconfig;
-	int hz;
-	SEC("syscall")
-	int p(void *ctx) { hz = CONFIG_HZ; return 0; }
-	char LICENSE[] SEC("license") = "GPL";
-	EOF
-	clang-22 -g -O2 -target bpf -I"$build/guest-obj" -I"$build/tools/include" \
+	cp "$csrc/kcfg.bpf.c" kcfg.bpf.c
+	"$CLANG" -g -O2 -target bpf -I"$build/guest-obj" -I"$build/tools/include" \
 		-c kcfg.bpf.c -o kcfg.bpf.o || return 1
 	run gen kcfg.bpf.o x.h
 	expect_rc 1 "a __kconfig extern" && expect_err "extern 'CONFIG_HZ'"
@@ -862,8 +781,8 @@ bpf_src() {
 }
 
 bpf_cc() {	# SRC OBJ
-	clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$build/guest-obj" \
-		-I"$build/tools/include" -c "$1" -o "$2" || { echo "clang-22 cannot build $1"; return 1; }
+	"$CLANG" -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$build/guest-obj" \
+		-I"$build/tools/include" -c "$1" -o "$2" || { echo "$CLANG cannot build $1"; return 1; }
 }
 
 # Strings of a hostile object never become C (issue 36): a raw_tp section
@@ -999,33 +918,7 @@ t_many_programs() {
 	gen many.bpf.o many.lskel.h --name many || { echo "gen-loader refused 73 programs"; return 1; }
 	run "$gl" verify --cert "$keys/signing.crt" many.lskel.h
 	expect_rc 0 "verify of 73 programs" || return 1
-	cat > stack.c <<-'EOF'
-	#include <stdio.h>
-	#include "many.lskel.h"
-	int main(void)
-	{
-		const struct bpf_insn *insn = (const void *)many__lskel_insns;
-		size_t i, n = (sizeof(many__lskel_insns) - 1) / sizeof(*insn);
-		int bad = 0, seen = 0;
-
-		for (i = 0; i < n; i++) {
-			int cls = BPF_CLASS(insn[i].code);
-			int r10 = (cls == BPF_LDX && insn[i].src_reg == BPF_REG_10) ||
-				  ((cls == BPF_STX || cls == BPF_ST) && insn[i].dst_reg == BPF_REG_10);
-
-			if (!r10)
-				continue;
-			seen++;
-			if (insn[i].off < -512 || insn[i].off >= 0) {
-				printf("insn %zu: stack offset %d, outside [-512, 0)\n", i, insn[i].off);
-				bad = 1;
-			}
-		}
-		if (!seen)
-			printf("no stack access found: the scan sees nothing\n");
-		return bad || !seen;
-	}
-	EOF
+	cp "$csrc/stack.c" stack.c
 	gcc -O2 -Wall -Werror -D_GNU_SOURCE -I. -I"$build/linux/tools/lib" \
 		-I"$build/linux/tools/include/uapi" stack.c -o stack || return 1
 	./stack
@@ -1050,62 +943,13 @@ t_limits_refused() {
 # A perf event array without max_entries, a ring buffer whose size libbpf
 # rounds by pages, kconfig externs and a map sized at run time.
 target_obj() {
-	cat > target.bpf.c <<-'EOF'
-	#include "vmlinux.h"
-	#include <bpf/bpf_helpers.h>
-	extern unsigned int LINUX_KERNEL_VERSION __kconfig;
-	extern unsigned int CONFIG_HZ __kconfig;
-	extern int CONFIG_BPFSIGN_NOT_SET __kconfig __weak;
-	struct {
-		__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
-		__uint(key_size, sizeof(int));
-		__uint(value_size, sizeof(int));
-	} events SEC(".maps");
-	struct {
-		__uint(type, BPF_MAP_TYPE_RINGBUF);
-		__uint(max_entries, 5000);
-	} rb SEC(".maps");
-	struct {
-		__uint(type, BPF_MAP_TYPE_HASH);
-		__type(key, int);
-		__type(value, long);
-	} per_cpu_sized SEC(".maps");
-	unsigned int version, hz;
-	int unset;
-	SEC("syscall")
-	int p(void *ctx)
-	{
-		int v = 1;
-
-		version = LINUX_KERNEL_VERSION;
-		hz = CONFIG_HZ;
-		unset = CONFIG_BPFSIGN_NOT_SET;
-		bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, &v, sizeof(v));
-		return 0;
-	}
-	char LICENSE[] SEC("license") = "GPL";
-	EOF
+	cp "$csrc/target.bpf.c" target.bpf.c
 	bpf_cc target.bpf.c target.bpf.o
 }
 
 # sysconf(_SC_PAGE_SIZE) answers $BPFSIGN_PAGE_SIZE: another page size
 page_shim() {
-	cat > pagesz.c <<-'EOF'
-	#define _GNU_SOURCE
-	#include <dlfcn.h>
-	#include <stdlib.h>
-	#include <unistd.h>
-	long sysconf(int name)
-	{
-		static long (*real)(int);
-
-		if (name == _SC_PAGE_SIZE && getenv("BPFSIGN_PAGE_SIZE"))
-			return atol(getenv("BPFSIGN_PAGE_SIZE"));
-		if (!real)
-			real = (long (*)(int))dlsym(RTLD_NEXT, "sysconf");
-		return real(name);
-	}
-	EOF
+	cp "$csrc/pagesz.c" pagesz.c
 	cc -shared -fPIC -o pagesz.so pagesz.c -ldl || { echo "cannot build the page-size shim"; return 1; }
 }
 
@@ -1209,17 +1053,7 @@ t_target_config() {
 # Maps a tool sizes at run time get signed sizes with --map-size; without
 # them the kernel would refuse the loader, so no header is written.
 t_map_sizes() {
-	cat > stacks.bpf.c <<-'EOF'
-	#include "vmlinux.h"
-	#include <bpf/bpf_helpers.h>
-	struct {
-		__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-		__uint(key_size, sizeof(__u32));
-	} stacks SEC(".maps");
-	SEC("syscall")
-	int p(void *ctx) { return 0; }
-	char LICENSE[] SEC("license") = "GPL";
-	EOF
+	cp "$csrc/stacks.bpf.c" stacks.bpf.c
 	bpf_cc stacks.bpf.c stacks.bpf.o || return 1
 	run gen stacks.bpf.o x.h
 	# check_sized(): no max_entries, which BPF_MAP_CREATE refuses
@@ -1244,50 +1078,7 @@ t_api_parity_bpftool() {
 	LIBBPF_BPF_TOKEN_PATH= "$bpftool" gen skeleton -L "$obj" name skel_counter > bt.h ||
 		{ echo "bpftool gen skeleton -L failed"; return 1; }
 	cp "$good" gl.h
-	cat > caller.c <<-'EOF'
-	#include <errno.h>
-	#include <stddef.h>
-	#include <stdio.h>
-	#include HDR
-	#define LAYOUT(m) printf("%s %zu %zu\n", #m, offsetof(struct skel_counter, m), \
-				 sizeof(((struct skel_counter *)0)->m))
-	static int use(void)
-	{
-		struct skel_counter *s = skel_counter__open();
-		int fd;
-
-		if (!s)
-			return 1;
-		(void)s->rodata->count_calls;
-		if (skel_counter__load(s))
-			goto out;
-		s->bss->target_tgid = 1;
-		s->data->step = 2;
-		fd = s->maps.calls.map_fd + s->progs.count_getppid.prog_fd;
-		(void)fd;
-		if (skel_counter__count_getppid__attach(s) < 0 || skel_counter__attach(s))
-			goto out;
-		(void)s->links.count_getppid_fd;
-		skel_counter__detach(s);
-	out:
-		skel_counter__destroy(s);
-		s = skel_counter__open_and_load();
-		skel_counter__destroy(s);
-		return 0;
-	}
-	int main(int argc, char **argv)
-	{
-		(void)argv;
-		if (argc > 1)	/* never run: it would call bpf() */
-			return use();
-		LAYOUT(ctx); LAYOUT(maps); LAYOUT(maps.calls); LAYOUT(maps.rodata);
-		LAYOUT(maps.data); LAYOUT(maps.bss); LAYOUT(progs);
-		LAYOUT(progs.count_getppid); LAYOUT(links); LAYOUT(links.count_getppid_fd);
-		LAYOUT(rodata); LAYOUT(data); LAYOUT(bss);
-		printf("ctx.sz %zu\n", offsetof(struct skel_counter, links));
-		return 0;
-	}
-	EOF
+	cp "$csrc/caller.c" caller.c
 	for h in bt gl; do
 		gcc -O2 -Wall -Wextra -Wno-unused-parameter -Werror -D_GNU_SOURCE \
 			-DHDR="\"$h.h\"" -I. -I"$build/linux/tools/lib" \

@@ -12,7 +12,7 @@ build=${BPFSIGN_BUILD:-$top/build}
 src=$top/tests/host/hostile
 out=$1
 for n in sec prog map btf member; do
-	clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$build/guest-obj" \
+	"${CLANG:?the clang of BPF programs (tests/host/lib.sh exports it)}" -g -O2 -target bpf -D__TARGET_ARCH_x86 -I"$build/guest-obj" \
 		-I"$build/tools/include" -c "$src/$n.c" -o "$out/$n.bpf.o"
 done
 python3 - "$out/btf.bpf.o" <<'PY'

@@ -252,7 +252,7 @@ t_make_v1() {
 
 t_cc_clang() {
 	local clang
-	clang=$(command -v clang || command -v clang-22) || { echo "no clang"; return 1; }
+	clang=$(command -v clang || command -v "$CLANG") || { echo "no clang"; return 1; }
 	copy_tree c || return 1
 	run make -C c/signer CC="$clang"
 	expect_rc 0 "signer with CC=$clang" || return 1
@@ -362,28 +362,14 @@ t_deb_user_build() {
 		"$r/usr/lib/bpfsign/policies/deny_unsigned.bpf.o" name first > bt.lskel.h 2> err ||
 		{ echo "the installed bpfsign-bpftool cannot make a header:"; cat err; return 1; }
 	for h in gl bt; do
-		# bpftool's headers rely on the includer for <errno.h>, as
-		# upstream's skel_internal.h does
-		cat > "$h.c" <<-EOC
-		#include <errno.h>
-		#include "$h.lskel.h"
-		int main(void)
-		{
-			struct first *s = first__open_and_load();
-
-			if (!s)
-				return 1;
-			first__destroy(s);
-			return 0;
-		}
-		EOC
-		cc -Wall -Werror -H $(r_pc --cflags) -o "$h" "$h.c" $(r_pc --libs) \
+		cc -Wall -Werror -H $(r_pc --cflags) -DLSKEL_H="\"$h.lskel.h\"" -I. \
+			-o "$h" "$top/tests/host/package/first.c" $(r_pc --libs) \
 			> "$h.cc" 2>&1 || { echo "$h.lskel.h does not build:"; cat "$h.cc"; return 1; }
 		# every bpf/ and linux/bpf*.h header is the installed one
 		f=$(grep -E '^\.+ .*(/bpf/|/linux/bpf)' "$h.cc" | grep -v " $r/usr/include/bpfsign/")
-		[ -z "$f" ] || { echo "$h.c used headers from outside the packages:"; echo "$f"; return 1; }
+		[ -z "$f" ] || { echo "first.c with $h.lskel.h used headers from outside the packages:"; echo "$f"; return 1; }
 		grep -q " $r/usr/include/bpfsign/bpf/skel_internal.h" "$h.cc" ||
-			{ echo "$h.c did not include the packaged skel_internal.h"; return 1; }
+			{ echo "first.c with $h.lskel.h did not include the packaged skel_internal.h"; return 1; }
 	done
 }
 

@@ -474,7 +474,7 @@ t_verify_unreadable() {
 	expect_rc 1 "missing signature" && expect_err "missing.p7s: No such file" || return 1
 	# the certificate parser in verify
 	run "$bpfsign" verify --cert "$keys/signing.key" p.p7s
-	# not a certificate: ENOEXEC, not the kernel parser's EINVAL (7)
+	# not a certificate: EBADMSG (4), not the kernel parser's EINVAL (7)
 	expect_rc 4 "key given as cert" && expect_err "not a PEM or DER certificate"
 }
 
@@ -688,6 +688,52 @@ t_inspect_json() {
 	# no key given: who signed is the key id; no issuer, no subject
 	expect_eq "$(json out issuer)" None issuer &&
 	expect_eq "$(json out signer)" None signer
+}
+
+# The key's identity as the kernel records it (fdinfo sig_key_sha256):
+# SHA-256 of the subjectPublicKey BIT STRING contents, here from openssl
+key_sha256() {	# CERT
+	case $(openssl x509 -in "$1" -noout -text | grep -m1 'Public Key Algorithm') in
+	*rsaEncryption*)
+		openssl x509 -in "$1" -noout -pubkey |
+			openssl rsa -pubin -RSAPublicKey_out -outform DER 2>/dev/null ;;
+	*)
+		openssl x509 -in "$1" -noout -pubkey |
+			openssl ec -pubin -outform DER -conv_form uncompressed 2>/dev/null |
+			tail -c 65 ;;
+	esac | sha256sum | cut -c1-64
+}
+
+t_key_sha256() {
+	local rsa ec
+	rsa=$(key_sha256 "$keys/signing.crt") && ec=$(key_sha256 "$keys/signing-ec.crt") || return 1
+	payload p
+	run sign_rsa p; expect_rc 0 "sign" || return 1
+	# verify: the key that verified it, by --cert and as one key of a bundle
+	run "$bpfsign" verify --json --cert "$keys/signing.crt" p.p7s
+	expect_rc 0 "verify --cert" && expect_eq "$(json out key_sha256)" "$rsa" "verify --cert key_sha256" ||
+		return 1
+	run "$bpfsign" verify --json --ca "$keys/kernel-trusted.pem" p.p7s
+	expect_rc 0 "verify --ca" && expect_eq "$(json out key_sha256)" "$rsa" "verify --ca key_sha256" ||
+		return 1
+	# not verified: no key's digest
+	run "$bpfsign" verify --json --cert "$keys/signing-ec.crt" p.p7s
+	expect_eq "$(json out key_sha256)" None "failed verify: key_sha256 null" || return 1
+	# inspect: of the certificate given, null without one
+	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" p.p7s
+	expect_rc 0 "inspect --cert" && expect_eq "$(json out key_sha256)" "$ec" "inspect --cert (P-256)" ||
+		return 1
+	run "$bpfsign" inspect --json p.p7s
+	expect_eq "$(json out key_sha256)" None "inspect without --cert: null" || return 1
+	run "$bpfsign" inspect --cert "$keys/signing.crt" p.p7s
+	grep -qx "key_sha256: $rsa" out || { echo "text output:"; cat out; return 1; }
+	# an unreadable certificate: the file is named, exit 1
+	run "$bpfsign" inspect --cert nosuch.crt p.p7s
+	expect_rc 1 "inspect --cert nosuch.crt" && expect_err "nosuch.crt" || return 1
+	# not a certificate: EBADMSG (4), the file named in the failure object
+	run "$bpfsign" inspect --json --cert "$keys/signing.key" p.p7s
+	expect_rc 4 "inspect --cert KEY" && expect_eq "$(json out file)" "$keys/signing.key" "failure file" &&
+		expect_eq "$(json out error)" EBADMSG "failure error"
 }
 
 t_inspect_human_matches_json() {
@@ -970,6 +1016,25 @@ t_valgrind() {
 	expect_rc 1 "valgrind sign, key/cert mismatch"
 }
 
+# signer/kernel/ is the kernel's own decoder: a copy that drifts from the
+# patched tree would give an offline verdict that is not the kernel's
+t_kernel_copies() {
+	local check=$top/tests/host/signer/kernel_copies.sh
+	run sh "$check" "$top/signer/kernel" "$build"
+	expect_rc 0 "signer/kernel/ against $build/linux and $build/kbuild" || { cat out; return 1; }
+	# the check itself: one changed byte, one SPDX line, one stray file
+	cp -r "$top/signer/kernel" copy
+	printf '\n' >> copy/x509.asn1
+	sed -i 's/GPL-2.0 \*/GPL-2.0-only */' copy/include/linux/types.h
+	touch copy/stray.c
+	run sh "$check" copy "$build"
+	expect_rc 1 "a changed copy" || return 1
+	grep -q "copy/x509.asn1: differs from $build/linux/crypto/asymmetric_keys/x509.asn1" out &&
+	grep -q "copy/include/linux/types.h: SPDX 'GPL-2.0-only', SOURCES says 'GPL-2.0'" out &&
+	grep -q "copy/stray.c: not listed in SOURCES" out ||
+		{ echo "findings not named:"; cat out; return 1; }
+}
+
 # --- run --------------------------------------------------------------------
 
 t build t_build
@@ -1000,12 +1065,12 @@ t "sign refuses unreadable or unparsable files" t_refuse_unreadable
 t "sign writes nothing if one payload fails" t_refuse_all_or_nothing
 t "sign leaves nothing when the output cannot be made" t_refuse_bad_out_dir
 t "usage errors exit 2" t_usage_errors
-t "verify: tampered payload exits 1" t_verify_tampered_payload
-t "verify: tampered signature exits 1" t_verify_tampered_sig
-t "verify: wrong cert exits 3" t_verify_wrong_cert
-t "verify: wrong key type exits 4" t_verify_wrong_key_type
-t "verify: SHA-1 signature exits 4" t_verify_sha1_refused
-t "verify: malformed DER exits 5" t_verify_malformed
+t "verify: tampered payload exits 3 (EKEYREJECTED)" t_verify_tampered_payload
+t "verify: tampered signature exits 3 (EKEYREJECTED)" t_verify_tampered_sig
+t "verify: wrong cert exits 5 (ENOKEY)" t_verify_wrong_cert
+t "verify: wrong key type exits 3 (EKEYREJECTED)" t_verify_wrong_key_type
+t "verify: SHA-1 signature exits 6 (ENOPKG)" t_verify_sha1_refused
+t "verify: malformed DER exits 4 (EBADMSG)" t_verify_malformed
 t "verify: many SIGs, one JSON line each" t_verify_batch
 t "verify --json: a failure is one JSON object" t_verify_json_error_object
 t "kernel rules: SignedData and SignerInfo versions" t_kernel_versions
@@ -1013,14 +1078,15 @@ t "kernel rules: outer and SignerInfo digest algorithms" t_kernel_digest_algorit
 t "kernel rules: a non-minimal OID encoding is unknown" t_kernel_oid_encoding
 t "kernel rules: the chain to the keyring, ENOKEY" t_kernel_chain
 t "kernel rules: the BPF size bound" t_kernel_size_bound
-t "verify: truncated DER exits 5" t_verify_truncated
+t "verify: truncated DER exits 4 (EBADMSG)" t_verify_truncated
 t "verify: unreadable input exits 1, a key as --cert 4" t_verify_unreadable
 t "verify --json reports the failure" t_verify_json_failure
 t "inspect --json fields" t_inspect_json
+t "key_sha256: verify and inspect --cert print the kernel's key digest" t_key_sha256
 t "inspect human and JSON share one path" t_inspect_human_matches_json
 t "reports: UTF-8 kept, control characters escaped" t_report_escapes
 t "inspect: S/MIME capabilities refused, embedded certs taken" t_inspect_flags_kernel_refusals
-t "inspect: malformed DER exits 5" t_inspect_malformed
+t "inspect: malformed DER exits 4 (EBADMSG)" t_inspect_malformed
 t "--help on every command, --version" t_help_and_version
 t "man page documents every option" t_man_page_matches_help
 t "make install PREFIX DESTDIR" t_install
@@ -1034,6 +1100,7 @@ t "edges: inspect --json, a failure is one JSON object" t_edge_inspect_json_erro
 t "edges: unknown digest OIDs refused before OpenSSL, no leak" t_edge_unknown_digest
 t "verify: non-DER ECDSA verified with a warning, the 16 MiB bound" t_verify_kernel_x509_rules
 t "valgrind: sign, verify, inspect without leaks" t_valgrind
+t "signer/kernel/: the patched tree's files, pinned, licences stated" t_kernel_copies
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -22,8 +22,8 @@ host_test_init tools "$@"
 
 # percpu_data.bpf.o, as tests/guest/Makefile builds it
 bpf_obj() {
-	clang-22 -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror -I"$obj" -I"$inc" \
-		-c "$prog" -o p.bpf.o || { echo "clang-22 failed on $prog"; return 1; }
+	"$CLANG" -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror -I"$obj" -I"$inc" \
+		-c "$prog" -o p.bpf.o || { echo "$CLANG failed on $prog"; return 1; }
 }
 
 # a C file that includes HEADER must build against the patched libbpf headers
@@ -53,7 +53,7 @@ t_built() {
 	# a missing build is a failure, never a skip
 	[ -x "$bpftool" ] || { echo "no $bpftool (make tools)"; return 1; }
 	[ -f "$obj/vmlinux.h" ] || { echo "no $obj/vmlinux.h (make -C tests/guest)"; return 1; }
-	command -v clang-22 > /dev/null || { echo "no clang-22 (make deps)"; return 1; }
+	command -v "$CLANG" > /dev/null || { echo "no $CLANG (make deps)"; return 1; }
 }
 
 t_skeleton() {
@@ -109,7 +109,7 @@ t_no_bpf_syscall() {
 	[ ! -s all ] || { echo "bpf() calls:"; head -n 5 all; return 1; }
 }
 
-t "built: bpftool, vmlinux.h, clang-22" t_built
+t "built: bpftool, vmlinux.h, the BPF clang" t_built
 t "gen skeleton: NAME__percpu structs, images, real map names" t_skeleton
 t "gen skeleton -L: percpu image protected, not finalized" t_light_skeleton
 t "gen subskeleton: percpu variables skipped" t_subskeleton
