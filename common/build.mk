@@ -31,6 +31,13 @@ endif
 # their trailing fields out on purpose, which only clang's -Wextra reports.
 WARN_CFLAGS	:= -Wall -Wextra -Werror -Wno-missing-field-initializers
 
+# The kit's one version (the top-level VERSION file): the tools' --version,
+# checked against the man pages, libbpfsign.h and debian/changelog by
+# tests/host/cli.
+KIT_TOP		:= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
+KIT_VERSION	:= $(shell cat $(KIT_TOP)/VERSION)
+KIT_CPPFLAGS	:= -DKIT_VERSION='"$(KIT_VERSION)"'
+
 include $(dir $(lastword $(MAKEFILE_LIST)))clang.mk
 DEPFLAGS	:= -MMD -MP
 
@@ -43,6 +50,8 @@ INCLUDEDIR	?= $(PREFIX)/include
 DATADIR		?= $(PREFIX)/share
 MANDIR		?= $(DATADIR)/man
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+# bash-completion loads completions/NAME when NAME is first completed
+COMPLETIONDIR	?= $(DATADIR)/bash-completion/completions
 INSTALL		?= install
 
 # NAME.o from NAME.c, and common_NAME.o from $(COMMON)/NAME.c (a Makefile
@@ -50,8 +59,8 @@ INSTALL		?= install
 # gives it (_FORTIFY_SOURCE).
 %.o: %.c
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(KIT_CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 common_%.o: $(COMMON)/%.c
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(KIT_CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<

@@ -18,18 +18,15 @@ static int file_err(const char *path, int err, size_t max)
 	return kit_err(err, "%s: %s", path, strerror(-err));
 }
 
-int read_file(const char *path, size_t max, unsigned char **buf, size_t *len)
+static int read_fd(int fd, const char *path, size_t max, unsigned char **buf, size_t *len)
 {
 	unsigned char *p = NULL, *np;
 	size_t n = 0, cap = 0;
 	struct stat st;
 	bool sized;
 	ssize_t r;
-	int fd, err;
+	int err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return file_err(path, -errno, max);
 	if (fstat(fd, &st) < 0) {
 		err = -errno;
 		goto fail;
@@ -89,7 +86,6 @@ int read_file(const char *path, size_t max, unsigned char **buf, size_t *len)
 		err = -EFBIG;
 		goto fail;
 	}
-	close(fd);
 	if (!p) {
 		p = malloc(1);
 		if (!p)
@@ -100,9 +96,28 @@ int read_file(const char *path, size_t max, unsigned char **buf, size_t *len)
 	*len = n;
 	return 0;
 fail:
-	close(fd);
 	free(p);
 	return file_err(path, err, max);
+}
+
+int read_file(const char *path, size_t max, unsigned char **buf, size_t *len)
+{
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return file_err(path, -errno, max);
+	err = read_fd(fd, path, max, buf, len);
+	close(fd);
+	return err;
+}
+
+int read_input(const char *path, size_t max, unsigned char **buf, size_t *len)
+{
+	if (strcmp(path, "-"))
+		return read_file(path, max, buf, len);
+	/* stdin stays open: the caller's, not ours */
+	return read_fd(STDIN_FILENO, "(stdin)", max, buf, len);
 }
 
 /*
@@ -196,6 +211,19 @@ fail:
 	return file_err(dest, err, 0);
 }
 
+static bool is_stdout(const char *dest)
+{
+	return !strcmp(dest, "-");
+}
+
+static int write_stdout(const void *buf, size_t len)
+{
+	errno = 0;
+	if (fwrite(buf, 1, len, stdout) != len || fflush(stdout))
+		return file_err("(stdout)", -(errno ? errno : EIO), 0);
+	return 0;
+}
+
 int write_files(const struct file_out *f, int n)
 {
 	char **tmp = calloc(n ? n : 1, sizeof(*tmp));
@@ -204,16 +232,24 @@ int write_files(const struct file_out *f, int n)
 	if (!tmp)
 		return file_err(n ? f[0].dest : "output", -ENOMEM, 0);
 	for (i = 0; i < n && !err; i++)
-		err = write_temp(f[i].dest, f[i].buf, f[i].len, &mask, &tmp[i]);
+		if (!is_stdout(f[i].dest))
+			err = write_temp(f[i].dest, f[i].buf, f[i].len, &mask, &tmp[i]);
 	for (i = 0; i < n && !err; i++) {
-		if (rename(tmp[i], f[i].dest) < 0)
+		if (is_stdout(f[i].dest))
+			done++;
+		else if (rename(tmp[i], f[i].dest) < 0)
 			err = file_err(f[i].dest, -errno, 0);
 		else
 			done++;
 	}
-	/* a failed rename: the outputs renamed before it go too */
+	/* standard output last: it cannot be taken back, the files can */
+	for (i = 0; i < n && !err; i++)
+		if (is_stdout(f[i].dest))
+			err = write_stdout(f[i].buf, f[i].len);
+	/* a failure: the outputs renamed before it go too */
 	for (i = 0; err && i < done; i++)
-		unlink(f[i].dest);
+		if (!is_stdout(f[i].dest))
+			unlink(f[i].dest);
 	for (i = 0; i < n; i++) {
 		if (tmp[i] && i >= done)
 			unlink(tmp[i]);
@@ -235,9 +271,13 @@ int write_file(const char *dest, const void *buf, size_t len)
 const char *output_is_input(const char *out, const char *const *in, size_t n)
 {
 	struct stat so, si;
-	bool exists = stat(out, &so) == 0;
+	bool exists;
 	size_t i;
 
+	/* standard output is not the file an input "-" was read from */
+	if (is_stdout(out))
+		return NULL;
+	exists = stat(out, &so) == 0;
 	for (i = 0; i < n; i++) {
 		if (!in[i])
 			continue;

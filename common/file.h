@@ -12,6 +12,9 @@
 /* Read at most max bytes of path (a regular file, a pipe, a device);
  * *buf is malloc()ed and NUL-terminated.  -EFBIG past max. */
 int read_file(const char *path, size_t max, unsigned char **buf, size_t *len);
+/* read_file(), and "-" is standard input (a command's input argument, as
+ * bpftool's; the library reads files only). */
+int read_input(const char *path, size_t max, unsigned char **buf, size_t *len);
 /* buf to dest through a temporary next to it, fsync()ed and rename()d:
  * dest is complete or untouched.  An existing dest keeps its mode; one that
  * is not a regular file is refused (-EINVAL), never renamed over. */
@@ -28,7 +31,8 @@ struct file_out {
 };
 
 /* Every file written to its temporary before any is renamed: a failure
- * leaves none of them (a failed rename removes the ones renamed before). */
+ * leaves none of them (a failed rename removes the ones renamed before).
+ * A dest "-" is standard output, written after every file is in place. */
 int write_files(const struct file_out *f, int n);
 
 #endif /* KIT_FILE_H */

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "vocab.h"
+
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
@@ -35,19 +37,7 @@ struct exit_code {
 	const char *what;	/* continuation lines indented by 5 */
 };
 
-/*
- * One exit-code vocabulary for every tool of the kit (bpfsign, gen-loader,
- * bpfsign-policy): a script learns the same thing from the same number
- * whichever tool it ran.  A command uses the codes that apply to it.
- */
-#define EXIT_FAIL	1	/* any other failure: unreadable input, I/O, memory */
-#define EXIT_USAGE	2	/* usage error */
-#define EXIT_REJECTED	3	/* EKEYREJECTED: does not verify, modified, refused */
-#define EXIT_MALFORMED	4	/* EBADMSG, ENOEXEC: not the format the tool reads */
-#define EXIT_NOKEY	5	/* ENOKEY: no given certificate is the signer */
-#define EXIT_NOPKG	6	/* ENOPKG: an algorithm the kernel does not have */
-#define EXIT_KPARSE	7	/* EINVAL from the kernel's parser rules */
-#define EXIT_PARTIAL	8	/* not an error, not verified: part of the input is unsigned */
+/* The exit codes, EXIT_*, are the kit's one vocabulary: vocab.h. */
 
 struct parsed {
 	const char *val[OPTS_MAX];	/* the argument, or "" for a flag */

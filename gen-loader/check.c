@@ -15,10 +15,18 @@
 
 #define SHOW_MAX 48	/* bytes of a line quoted in a message */
 
-static int reject(struct verdict *v, const char *path, const char *fmt, const char *detail)
+/* err: the errno bpfsign verify gives for the same signature (vocab.h) */
+static int reject_err(struct verdict *v, const char *path, int err, const char *fmt,
+		      const char *detail)
 {
 	snprintf(v->reason, sizeof(v->reason), fmt, detail);
-	return kit_err(-EKEYREJECTED, "%s: rejected: %s", path, v->reason);
+	return kit_err(err, "%s: %s: %s", path, err == -ENODATA ? "unsigned" : "rejected",
+		       v->reason);
+}
+
+static int reject(struct verdict *v, const char *path, const char *fmt, const char *detail)
+{
+	return reject_err(v, path, -EKEYREJECTED, fmt, detail);
 }
 
 /* At most SHOW_MAX bytes of s[0..n) as printable ASCII, others as \\xHH. */
@@ -177,9 +185,9 @@ static int check_reemit(struct verdict *v, const char *text, size_t len,
 	return 0;
 }
 
-int check_header(const char *path, const char *text, size_t text_len,
-		 const struct lskel *h, const struct bpfsign_verifier *vf,
-		 struct verdict *v)
+static int audit_header(const char *path, const char *text, size_t text_len,
+			const struct lskel *h, const struct bpfsign_verifier *vf,
+			struct verdict *v)
 {
 	const struct lskel_block *sig = &h->r[R_SIGNATURE];
 	unsigned char *payload;
@@ -231,16 +239,17 @@ int check_header(const char *path, const char *text, size_t text_len,
 		return err;
 	sha256(payload, len, v->payload_sha);
 	v->payload_sz = len;
+	v->hashed = true;
 
 	v->signed_ = sig->len > 0;
 	if (!v->signed_ && h->generator == LSKEL_GEN_BPFTOOL) {
 		free(payload);
-		return reject(v, path, "%sthe header is unsigned (bpftool gen skeleton -L without -S)", "");
+		return reject_err(v, path, -ENODATA, "%sthe header is unsigned (bpftool gen skeleton -L without -S)", "");
 	}
 	if (!v->signed_) {
 		free(payload);
-		return reject(v, path, "%sthe header is unsigned (sign its payload and run gen-loader attach)",
-			      v->excl_ok ? "" : "excl_hash is not the loader's digest, and ");
+		return reject_err(v, path, -ENODATA, "%sthe header is unsigned (sign its payload and run gen-loader attach)",
+				  v->excl_ok ? "" : "excl_hash is not the loader's digest, and ");
 	}
 	v->sig_err = bpfsign_verifier_verify(vf, payload, len, sig->buf, sig->len, &v->rep);
 	free(payload);
@@ -271,16 +280,35 @@ int check_header(const char *path, const char *text, size_t text_len,
 	case -EKEYREJECTED:
 		return reject(v, path, "signature does not verify over insns || data: the metadata or the signature was altered (%s)",
 			      v->rep.reason);
+	/* the errno bpfsign verify gives for this signature and certificate */
 	case -EBADMSG:
-		return reject(v, path, "signature: malformed PKCS#7 (%s)", v->rep.reason);
+		return reject_err(v, path, v->sig_err, "signature: malformed PKCS#7 (%s)", v->rep.reason);
 	case -ENOKEY:
-		return reject(v, path, "signature: made by another key than the certificate's (%s)",
-			      v->rep.reason);
+		return reject_err(v, path, v->sig_err,
+				  "signature: made by another key than the certificate's (%s)",
+				  v->rep.reason);
 	case -EINVAL:
-		return reject(v, path, "signature: the kernel's parser refuses it (%s)", v->rep.reason);
+	case -E2BIG:
+		return reject_err(v, path, v->sig_err, "signature: the kernel's parser refuses it (%s)",
+				  v->rep.reason);
+	case -ENOPKG:
+		return reject_err(v, path, v->sig_err, "signature: refused algorithm or key type (%s)",
+				  v->rep.reason);
 	default:
 		return reject(v, path, "signature: refused algorithm or key type (%s)", v->rep.reason);
 	}
+}
+
+int check_header(const char *path, const char *text, size_t text_len,
+		 const struct lskel *h, const struct bpfsign_verifier *vf,
+		 struct verdict *v)
+{
+	int err = audit_header(path, text, text_len, h, vf, v);
+
+	/* a verdict names its reason; out of memory or bad arguments do not */
+	v->judged = !err || v->modified || v->reason[0];
+	v->err = v->judged ? err : 0;
+	return err;
 }
 
 int check_object(struct verdict *v, const char *path, const char *obj, const char *text,
@@ -289,6 +317,7 @@ int check_object(struct verdict *v, const char *path, const char *obj, const cha
 	v->verified = v->arrays_verified = false;
 	if (first_diff(v, text, len, want, want_len)) {
 		v->modified = true;
+		v->err = -EKEYREJECTED;
 		return kit_err(-EKEYREJECTED, "%s: modified: not the header gen-loader writes for %s: %s",
 			       path, obj, v->reason);
 	}
@@ -334,9 +363,9 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	char target[2048];
 
 	const struct bpfsign_info *info = &v->rep.info;
-	char d[2 * DIGEST_SIZE + 1], keyid[2 * BPFSIGN_KEYID_MAX + 1];
+	bool sig = v->signed_ && v->rep.checked && info->nr_signers > 0;
 
-	out_str(o, "header", path);
+	out_str(o, "file", path);
 	out_str(o, "name", h->name);
 	out_str(o, "generator", h->generator == LSKEL_GEN_BPFTOOL ? "bpftool" : "gen-loader");
 	/* what the verdict rests on: bpftool's C cannot be re-emitted here */
@@ -349,43 +378,59 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 		v->keyring_signed ?
 		"the whole header, re-emitted byte for byte from the signed bytes (the keyring id too): its C is the C the signer signed, as whoever made the payload wrote it, not re-derived from an object (--object does; a " TAIL_AUDIT_CHECKED_SHORT " only refuses); signature over insns || data; excl_hash" :
 		"the whole header, re-emitted byte for byte: its C is the C the signer signed, as whoever made the payload wrote it, not re-derived from an object (--object does; a " TAIL_AUDIT_CHECKED_SHORT " only refuses); signature over insns || data; excl_hash; the default keyring id: not signed");
-	out_str(o, "object", v->object ? v->object : "");
+	out_str_or_null(o, "object", v->object);
 	/* the skel_internal.h checked to be the kit's (--skel-internal), or none */
-	out_str(o, "skel_internal", v->skel_internal ? v->skel_internal : "");
+	out_str_or_null(o, "skel_internal", v->skel_internal);
 	/* what the load takes from bytes no signature covers: why not "verified" */
-	out_str(o, "unsigned", v->unsigned_part ? v->unsigned_part : "");
-	out_int(o, "format", h->format);
+	out_str_or_null(o, "unsigned", v->unsigned_part);
+	/* bpftool's headers have no format line of the kit */
+	if (h->generator == LSKEL_GEN_BPFTOOL)
+		out_null(o, "format");
+	else
+		out_int(o, "format", h->format);
 	out_int(o, "keyring_id", h->keyring_id);
 	out_int(o, "insns_size", (long long)h->r[R_INSNS].len);
 	out_int(o, "data_size", (long long)h->r[R_DATA].len);
-	out_int(o, "payload_size", (long long)v->payload_sz);
-	out_int(o, "signature_size", (long long)h->r[R_SIGNATURE].len);
-	hex_str(d, sizeof(d), v->digest, DIGEST_SIZE);
-	out_str(o, "insns_digest", d);
-	hex_str(d, sizeof(d), h->r[R_EXCL_HASH].buf, h->r[R_EXCL_HASH].len);
-	out_str(o, "excl_hash", d);
-	out_bool(o, "excl_hash_matches", v->excl_ok);
-	hex_str(d, sizeof(d), v->data_sha, DIGEST_SIZE);
-	out_str(o, "data_sha256", d);
-	hex_str(d, sizeof(d), v->payload_sha, DIGEST_SIZE);
-	out_str(o, "payload_sha256", d);
-	if (v->signed_) {
-		out_str(o, "signature_digest", info->digest);
-		out_str(o, "signature_algorithm", info->sig_alg);
-		if (info->id_type == BPFSIGN_ID_KEYID) {
-			hex_str(keyid, sizeof(keyid), info->keyid, info->keyid_len);
-			out_str(o, "signer_key_id", keyid);
-		} else {
-			out_str(o, "signer_key_id", "");
-		}
-		out_str(o, "signer", v->rep.signer);
-		/* the key's identity, as the kernel records it: not the key id */
-		if (v->rep.key_sha256[0])
-			out_str(o, "key_sha256", v->rep.key_sha256);
-		else
-			out_null(o, "key_sha256");
-		out_str(o, "signature_check", bpfsign_errno_name(v->sig_err));
+	/* a header refused before it was hashed: never computed, null */
+	if (v->hashed)
+		out_int(o, "payload_size", (long long)v->payload_sz);
+	else
+		out_null(o, "payload_size");
+	if (h->r[R_SIGNATURE].len)
+		out_int(o, "signature_size", (long long)h->r[R_SIGNATURE].len);
+	else
+		out_null(o, "signature_size");
+	if (v->hashed)
+		out_hex(o, "insns_digest", v->digest, DIGEST_SIZE);
+	else
+		out_null(o, "insns_digest");
+	if (h->r[R_EXCL_HASH].len)
+		out_hex(o, "excl_hash", h->r[R_EXCL_HASH].buf, h->r[R_EXCL_HASH].len);
+	else
+		out_null(o, "excl_hash");
+	if (v->hashed) {
+		out_bool(o, "excl_hash_matches", v->excl_ok);
+		out_hex(o, "data_sha256", v->data_sha, DIGEST_SIZE);
+		out_hex(o, "payload_sha256", v->payload_sha, DIGEST_SIZE);
+	} else {
+		out_null(o, "excl_hash_matches");
+		out_null(o, "data_sha256");
+		out_null(o, "payload_sha256");
 	}
+	/* of the signature, as bpfsign verify names them (vocab.h) */
+	out_str_or_null(o, "digest_algorithm", sig ? info->digest : NULL);
+	out_str_or_null(o, "signature_algorithm", sig ? info->sig_alg : NULL);
+	if (sig && info->id_type == BPFSIGN_ID_KEYID && info->keyid_len)
+		out_hex(o, "key_id", info->keyid, info->keyid_len);
+	else
+		out_null(o, "key_id");
+	out_str_or_null(o, "signer", sig ? v->rep.signer : NULL);
+	/* the key's identity, as the kernel records it: not the key id */
+	out_str_or_null(o, "key_sha256", sig && v->rep.key_sha256[0] ? v->rep.key_sha256 : NULL);
+	if (v->signed_ && v->rep.checked)
+		out_str(o, "signature_check", bpfsign_errno_name(v->sig_err));
+	else
+		out_null(o, "signature_check");
 	/* the values of the target it was generated for, signed in its C
 	 * (only of a verified header: the C of another is no one's word; nor
 	 * of a format 2 header, whose C is not signed)
@@ -393,13 +438,13 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	target[0] = '\0';
 	if (v->verified)
 		target_of(h, target, sizeof(target));
-	out_str(o, "target", target);
+	out_str_or_null(o, "target", target);
 	out_str(o, "verdict", v->verified ? "verified" : v->arrays_verified ? "arrays-verified" :
 			      v->modified ? "modified" : v->signed_ ? "rejected" : "unsigned");
 	out_str(o, "reason", v->verified ? "" : v->arrays_verified ?
 		"the signed arrays verify; the header has C that is neither signed nor re-emitted from signed bytes (see unsigned)" :
 		v->reason);
 	/* arrays-verified: nothing refused (errno 0), and yet not verified */
-	out_str(o, "error", v->verified ? "OK" : v->arrays_verified ? "UNSIGNED_C" : "EKEYREJECTED");
-	out_int(o, "errno", v->verified || v->arrays_verified ? 0 : EKEYREJECTED);
+	out_str(o, "error", v->arrays_verified ? "UNSIGNED_C" : bpfsign_errno_name(v->err));
+	out_int(o, "errno", -v->err);
 }

@@ -19,6 +19,7 @@ struct verdict {
 	__u8 payload_sha[DIGEST_SIZE];
 	__u8 data_sha[DIGEST_SIZE];
 	size_t payload_sz;
+	bool hashed;			/* digest, the sha256s, payload_sz, excl_ok */
 	bool excl_ok;			/* excl_hash == digest */
 	bool signed_;			/* has a signature */
 	int sig_err;			/* bpfsign_verify() */
@@ -34,6 +35,8 @@ struct verdict {
 	size_t c_off;			/* format 2: where the unsigned C starts */
 	size_t modified_line;		/* the first line that differs */
 	char reason[512];		/* why not verified */
+	bool judged;			/* a verdict, not a failure to reach one (memory) */
+	int err;			/* the verdict's errno: 0, -EKEYREJECTED, -ENOKEY, ... */
 };
 
 /* What the load takes from unsigned bytes, by kind of header (v->unsigned_part). */
@@ -52,8 +55,10 @@ struct verdict {
  * signed bytes (format 1 of this gen-loader), else v->arrays_verified and
  * v->unsigned_part names the rest (format 2, bpftool's headers, format 1
  * of gen-loader 1.0): tail_audit() and bpftool_skel_modified() only ever
- * refuse.  -EKEYREJECTED when it does not:
- * v->reason says why (and is the recorded error).  Other negative errnos:
+ * refuse.  -EKEYREJECTED when it does not, -ENODATA when it is unsigned,
+ * or the errno of the signature's check as bpfsign verify gives it
+ * (-ENOKEY, -EBADMSG, -EINVAL, -E2BIG, -ENOPKG): v->reason says why (and
+ * is the recorded error).  Other negative errnos:
  * out of memory.  vf: the certificates, read once per command
  * (bpfsign_verifier_load()).
  */

@@ -40,8 +40,10 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	if (err)
 		return err;
 	err = lskel_parse(path, (const char *)text, len, &h);
-	if (err)
+	if (err) {
+		err = malformed_input(err);
 		goto out_text;
+	}
 	if (h.generator != LSKEL_GEN_GEN_LOADER) {
 		err = kit_err(-ENOEXEC, "%s: a bpftool light skeleton: attach writes gen-loader headers (sign with bpftool gen skeleton -S)",
 			      path);
@@ -58,12 +60,15 @@ static int run_attach(const struct cmd *cmd, const struct parsed *p)
 	/* the certificates, read once for both checks */
 	err = bpfsign_verifier_load(p->val[O_CERT], p->val[O_CA], &vf);
 	if (err) {
-		err = kit_err(err, "%s", bpfsign_last_error());
+		kit_err(err, "%s", bpfsign_last_error());
+		/* not a certificate: not the kernel parser's EINVAL (vocab.h) */
+		err = malformed_input(err);
 		goto out;
 	}
 	/* refuse to sign a header that is not what gen-loader wrote */
 	err = check_header(path, (const char *)text, len, &h, vf, &v);
-	if (v.modified || (err && err != -EKEYREJECTED))
+	/* unsigned, or signed by another key: a verdict, the new one replaces it */
+	if (v.modified || (err && !v.judged))
 		goto out;
 	parts.format = h.format;
 	parts.name = h.name;
@@ -105,7 +110,9 @@ static const struct exit_code attach_exits[] = {
 	{ EXIT_FAIL, ERR_ANY, "failed, as the message says: nothing written" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
 	{ EXIT_REJECTED, -EKEYREJECTED, "the signature does not verify over the header's payload, or HEADER is\n     not what gen-loader writes for its arrays (modified)" },
-	{ EXIT_MALFORMED, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
+	{ EXIT_MALFORMED, -EBADMSG, "HEADER is not a header gen-loader wrote (malformed, truncated), the\n     signature is malformed, or CERT or BUNDLE is not a certificate" },
+	{ EXIT_MALFORMED, -ENOEXEC, "HEADER is bpftool's: attach writes gen-loader headers" },
+	SIG_EXITS,
 	{ 0, 0, NULL },
 };
 

@@ -15,13 +15,14 @@
 #include "regen.h"
 #include "skel_internal_sha.h"
 
-enum { O_CERT, O_CA, O_JSON, O_SKEL_INTERNAL, O_OBJECT, O_NAME, O_KEYRING, O_BTF, O_TARGET_CONFIG, O_MAX_CPUS,
+enum { O_CERT, O_CA, O_JSON, O_PRETTY, O_SKEL_INTERNAL, O_OBJECT, O_NAME, O_KEYRING, O_BTF, O_TARGET_CONFIG, O_MAX_CPUS,
        O_MAP_SIZE };
 
 static const struct opt verify_opts[] = {
 	[O_CERT] = { "cert", 0, "CERT", "the signer's certificate, PEM or DER", false, 1 },
 	[O_CA] = { "ca", 0, "BUNDLE", "PEM certificates, as a kernel keyring: the signer is one of them", false, 1 },
-	[O_JSON] = { "json", 0, NULL, "print each report as one JSON object on one line" },
+	[O_JSON] = { "json", 'j', NULL, "print each report as one JSON object on one line" },
+	[O_PRETTY] = { "pretty", 'p', NULL, "print each report as indented JSON (implies --json)" },
 	[O_SKEL_INTERNAL] = { "skel-internal", 0, "PATH", "check first that PATH is byte for byte the skel_internal.h this kit ships (where bpf_load_and_run() is, which every header's load runs); else exit 3 and no header is audited" },
 	[O_OBJECT] = { "object", 0, "OBJ.bpf.o", "re-emit the whole header from this object and the generation options below, with its signature, and compare byte for byte: a format 2 header can then be verified (one HEADER)" },
 	[O_NAME] = { "name", 0, "NAME", "with --object: as gen-loader --name (default: the header's name)" },
@@ -92,19 +93,15 @@ static int check_skel_internal(const char *path)
 	return 0;
 }
 
-/* --json: a failure without a report is still one JSON object */
-static void report_error(const struct parsed *p, const char *path, const char *verdict, int err)
+/* --json: a failure without a report is still one JSON object, the same
+ * four keys as every tool's (file, error, errno, reason) */
+static void report_error(const struct parsed *p, const char *path, int err)
 {
+	enum out_fmt fmt = out_fmt(p->val[O_JSON], p->val[O_PRETTY]);
 	struct out o;
 
-	if (!p->val[O_JSON])
-		return;
-	out_begin(&o, stdout, true);
-	out_str(&o, "header", path);
-	if (verdict)
-		out_str(&o, "verdict", verdict);
-	out_error(&o, bpfsign_errno_name(err), err, kit_last_error());
-	out_end(&o);
+	if (fmt != OUT_PLAIN)
+		out_failure(&o, fmt, path, err, kit_last_error());
 }
 
 /* 0 verified, EXIT_PARTIAL arrays-verified (partial_msg says why), or a negative errno */
@@ -118,15 +115,16 @@ static int verify_one(const struct parsed *p, const char *path,
 	size_t len;
 	int err;
 
-	err = read_file(path, LSKEL_MAX_SIZE, &text, &len);
+	err = read_input(path, LSKEL_MAX_SIZE, &text, &len);
 	if (err) {
-		report_error(p, path, NULL, err);
+		report_error(p, path, err);
 		return err;
 	}
 	err = lskel_parse(path, (const char *)text, len, &h);
 	if (err) {
 		free(text);
-		report_error(p, path, "malformed", err);
+		err = malformed_input(err);
+		report_error(p, path, err);
 		return err;
 	}
 	err = check_header(path, (const char *)text, len, &h, vf, &v);
@@ -134,12 +132,15 @@ static int verify_one(const struct parsed *p, const char *path,
 		err = verify_object(p, path, (const char *)text, len, &h, &v);
 	free(text);
 	v.skel_internal = p->val[O_SKEL_INTERNAL];
-	if (!err || err == -EKEYREJECTED) {
-		out_begin(&o, stdout, p->val[O_JSON] != NULL);
+	/* a part the structure checks cannot read: not the format read (4) */
+	if (err == -ENOEXEC && !(v.judged && err == v.err))
+		err = malformed_input(err);
+	if (v.judged && err == v.err) {
+		out_begin(&o, stdout, out_fmt(p->val[O_JSON], p->val[O_PRETTY]));
 		check_report(&o, path, &h, &v);
 		out_end(&o);
 	} else {
-		report_error(p, path, NULL, err);
+		report_error(p, path, err);
 	}
 	lskel_free(&h);
 	/* not an error, and not "verified" either: its own exit code */
@@ -151,30 +152,10 @@ static int verify_one(const struct parsed *p, const char *path,
 	return err;
 }
 
-/*
- * How bad a header's result is, for the batch's exit: a refusal always
- * wins over arrays-verified (8), which a script may accept; of refusals, a
- * header shown altered (3) over one that is not a header (4) over one that
- * could not be checked (1).
- */
+/* How bad a header's result is, for the batch's exit: exit_rank() (vocab.h). */
 static int severity(const struct cmd *cmd, int err)
 {
-	int code = err > 0 ? err : err < 0 ? exit_code(cmd, err) : 0;
-
-	switch (code) {
-	case 0:
-		return 0;
-	case EXIT_PARTIAL:
-		return 1;
-	case EXIT_FAIL:
-		return 2;
-	case EXIT_MALFORMED:
-		return 3;
-	case EXIT_REJECTED:
-		return 4;
-	default:
-		return 2;
-	}
+	return exit_rank(err > 0 ? err : err < 0 ? exit_code(cmd, err) : 0);
 }
 
 /* Every HEADER in one process; the exit code is the worst header's (severity()). */
@@ -196,7 +177,7 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 		err = check_skel_internal(p->val[O_SKEL_INTERNAL]);
 		if (err) {
 			for (i = 0; i < p->nr_args; i++)
-				report_error(p, p->args[i], err == -EKEYREJECTED ? "modified" : NULL, err);
+				report_error(p, p->args[i], err);
 			return err;
 		}
 	}
@@ -204,8 +185,10 @@ static int run_verify(const struct cmd *cmd, const struct parsed *p)
 	err = bpfsign_verifier_load(p->val[O_CERT], p->val[O_CA], &vf);
 	if (err) {
 		kit_err(err, "%s", bpfsign_last_error());
+		/* not a certificate: not the kernel parser's EINVAL (vocab.h) */
+		err = malformed_input(err);
 		for (i = 0; i < p->nr_args; i++)
-			report_error(p, p->args[i], NULL, err);
+			report_error(p, p->args[i], err);
 		return err;
 	}
 	for (i = 0; i < p->nr_args; i++) {
@@ -242,8 +225,10 @@ static const struct exit_code verify_exits[] = {
 	{ EXIT_FAIL, ERR_ANY, "failed, as the message says (an unreadable file or certificate; --object:\n     an object gen-loader refuses, or a bpftool header)" },
 	{ EXIT_USAGE, ERR_NONE, "usage error" },
 	{ EXIT_REJECTED, -EKEYREJECTED, "rejected or modified: a region was altered, another key signed it, or\n     the text is not what gen-loader writes for its arrays (--object: for the\n     object and options given)" },
-	{ EXIT_MALFORMED, -ENOEXEC, "HEADER is not a header gen-loader wrote (malformed, truncated)" },
+	{ EXIT_MALFORMED, -EBADMSG, "HEADER is not a header gen-loader or bpftool wrote (malformed,\n     truncated), its signature is malformed, or CERT or BUNDLE is not a\n     certificate" },
+	SIG_EXITS,
 	{ EXIT_PARTIAL, ERR_NONE, "arrays-verified: the signed arrays verify, but C the load runs is neither\n     signed nor re-emitted from signed bytes (--no-trailer, bpftool -L -S, and\n     gen-loader 1.0 headers); \"unsigned\" names it" },
+	{ EXIT_UNSIGNED, -ENODATA, "unsigned: the header carries no signature" },
 	{ 0, 0, NULL },
 };
 

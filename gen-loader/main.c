@@ -8,21 +8,19 @@
 #include "libbpfsign.h"
 #include "main.h"
 
-#define GEN_LOADER_VERSION "1.0.0"
-
 /* cmd_gen first: the command of `gen-loader OBJ ...` */
-static const struct cmd *const cmds[] = { &cmd_gen, &cmd_attach, &cmd_verify };
+static const struct cmd *const cmds[] = { &cmd_gen, &cmd_attach, &cmd_verify, &cmd_inspect };
 
 int main(int argc, char **argv)
 {
 	const struct prog prog = {
 		.name = "gen-loader",
-		.version = GEN_LOADER_VERSION " (libbpfsign " BPFSIGN_VERSION ")",
+		.version = KIT_VERSION " (libbpfsign " BPFSIGN_VERSION ")",
 		.cmds = cmds,
 		.nr_cmds = ARRAY_SIZE(cmds),
 		.first_is_default = true,
 		.help_tail = "       gen-loader { --help | --version }\n\n"
-			     "Run 'gen-loader [attach | verify] --help' for the options and exit codes.\n",
+			     "Run 'gen-loader [attach | verify | inspect] --help' for the options and exit codes.\n",
 	};
 
 	return prog_main(&prog, argc, argv);

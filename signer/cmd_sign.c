@@ -19,8 +19,8 @@ static const struct opt opts[] = {
 		.help = "the key's X.509 certificate, PEM or DER", .required = true },
 	[O_DIGEST] = { .name = "digest", .arg = "sha256|sha384|sha512",
 		.help = "digest algorithm (default sha256)" },
-	[O_OUT] = { .name = "out", .arg = "SIG",
-		.help = "signature file, for a single PAYLOAD (default PAYLOAD.p7s)" },
+	[O_OUT] = { .name = "out", .short_name = 'o', .arg = "SIG",
+		.help = "signature file, for a single PAYLOAD (default PAYLOAD.p7s; \"-\": standard output)" },
 };
 
 static const struct exit_code exits[] = {
@@ -44,6 +44,9 @@ static char *dest_name(const char *out, const char *payload)
 
 	if (out)
 		return strdup(out);
+	/* standard input has no name to add .p7s to */
+	if (!strcmp(payload, "-"))
+		return strdup("-");
 	s = malloc(n);
 	if (s)
 		snprintf(s, n, "%s.p7s", payload);
@@ -58,7 +61,7 @@ static int sign_one(struct bpfsign_signer *s, struct pending *p,
 	size_t len;
 	int err;
 
-	err = read_file(p->payload, INT_MAX, &data, &len);
+	err = read_input(p->payload, INT_MAX, &data, &len);
 	if (err)
 		return err;
 	err = bpfsign_sign(s, data, len, &p->sig, &p->sig_len);
@@ -95,6 +98,9 @@ static int run(const struct cmd *cmd, const struct parsed *a)
 
 	if (a->val[O_OUT] && a->nr_args > 1)
 		return usage_error(cmd, "--out takes a single PAYLOAD");
+	for (i = 0; i < a->nr_args; i++)
+		if (!strcmp(a->args[i], "-") && a->nr_args > 1)
+			return usage_error(cmd, "PAYLOAD \"-\" (standard input) is the only PAYLOAD");
 
 	BPFSIGN_OPTS(bpfsign_sign_opts, sopts, .digest = a->val[O_DIGEST]);
 	err = bpfsign_signer_load(a->val[O_KEY], a->val[O_CERT], &sopts, &s);
@@ -139,7 +145,8 @@ const struct cmd cmd_sign = {
 	.run = run,
 	.summary = "Sign each PAYLOAD: a detached CMS signature, DER, no certificates,\n"
 		   "no signed attributes, signer named by subject key identifier.\n"
-		   "Several payloads are each signed to PAYLOAD.p7s.",
+		   "Several payloads are each signed to PAYLOAD.p7s.  PAYLOAD \"-\" is\n"
+		   "standard input, signed to standard output unless --out names a file.",
 	.opts = opts,
 	.nr_opts = ARRAY_SIZE(opts),
 	.args = "PAYLOAD...",

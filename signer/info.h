@@ -6,7 +6,20 @@
 #include "libbpfsign.h"
 #include "out.h"
 
-/* Shared by inspect and verify, so both name a signature's fields alike. */
-void out_info(struct out *o, const struct bpfsign_info *info);
+/*
+ * Shared by inspect and verify, so both name a signature's fields alike.
+ * key_sha256: the digest of the key that verified it (verify) or of the
+ * certificate given (inspect --cert); NULL, printed null, when unknown.
+ */
+void out_info(struct out *o, const struct bpfsign_info *info, const char *key_sha256);
+/*
+ * The report of one signature, the same keys from inspect and verify:
+ * file, payload, verified, error, errno, reason, signer, then out_info().
+ * inspect has no payload and no key (rep NULL: payload, verified and
+ * signer are null); err is the verdict (0, or the kernel's errno).
+ */
+void out_sig_report(struct out *o, const char *file, const char *payload,
+		    const struct bpfsign_report *rep, const struct bpfsign_info *info,
+		    const char *key_sha256, int err, const char *reason);
 
 #endif /* BPFSIGN_INFO_H */

@@ -199,7 +199,8 @@ int bpfsign_inspect(const unsigned char *sig, size_t len,
 	err = bpfsign__parse(sig, len, info, NULL);
 	if (err != -EBADMSG || !len || len > BPFSIGN_MAX_SIG_SIZE)
 		return err;
-	/* BER that OpenSSL does not read may still be what the kernel takes */
+	/* BER that OpenSSL does not read may still be what the kernel takes;
+	 * if not, the kernel's errno, as verify returns it for these bytes */
 	kernel_form(info, sig, len);
-	return info->kernel_ok ? 0 : -EBADMSG;
+	return info->kernel_ok ? 0 : info->kernel_err;
 }

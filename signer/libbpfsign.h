@@ -45,7 +45,9 @@
  *   -EKEYREJECTED  the signature does not verify with the key, or a rule
  *                  refuses it (S/MIME capabilities, a repeated attribute)
  * bpfsign_inspect():
- *   -EBADMSG       not a well-formed DER CMS SignedData
+ *   neither OpenSSL nor the kernel's parser reads it: the kernel's errno,
+ *   as bpfsign_verify() returns it for the same bytes (-EBADMSG: not BER
+ *   the kernel reads; -EINVAL: a size BPF_PROG_LOAD refuses, ...)
  */
 #ifndef LIBBPFSIGN_H
 #define LIBBPFSIGN_H

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
 		.done = done,
 	};
 
-	snprintf(version, sizeof(version), "%s (%s)", BPFSIGN_VERSION,
+	snprintf(version, sizeof(version), "%s (%s)", KIT_VERSION,
 		 OpenSSL_version(OPENSSL_VERSION));
 	return prog_main(&prog, argc, argv);
 }

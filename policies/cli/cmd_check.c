@@ -5,78 +5,126 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cmds.h"
 #include "err.h"
+#include "out.h"
 #include "policy_load.h"
 
-enum { C_POLICY };
+enum { C_POLICY, C_JSON, C_PRETTY };
 
 static const struct opt check_opts[] = {
 	[C_POLICY] = { .name = "policy", .arg = "FILE", .help = "the policy file to check", .required = true },
+	[C_JSON] = { .name = "json", .short_name = 'j',
+		.help = "print the result as one JSON object: file, error, errno, reason, policy_text" },
+	[C_PRETTY] = { .name = "pretty", .short_name = 'p',
+		.help = "print it as indented JSON (implies --json)" },
 };
 
 /* key allow sha256:HEX, in file order, lowercase hex without separators */
-static void print_policy_keys(const struct policy *pol)
+static void print_policy_keys(FILE *f, const struct policy *pol)
 {
 	char hex[2 * BPFSIGN_KEY_SHA256_LEN + 1];
 	int i;
 
 	for (i = 0; i < pol->nr_keys; i++) {
 		policy_key_digest_str(&pol->keys[i], hex);
-		printf("key allow sha256:%s\n", hex);
+		fprintf(f, "key allow sha256:%s\n", hex);
 	}
 }
 
-static void print_policy(const struct policy *pol)
+static void print_policy(FILE *f, const struct policy *pol)
 {
 	const char *name;
 	__u32 t;
 	int i;
 
-	printf("mode %s\n", pol->permissive ? "permissive" : "enforce");
-	printf("unsigned %s\n", pol->allow_unsigned ? "allow " POLICY_WEAKENS : "deny");
+	fprintf(f, "mode %s\n", pol->permissive ? "permissive" : "enforce");
+	fprintf(f, "unsigned %s\n", pol->allow_unsigned ? "allow " POLICY_WEAKENS : "deny");
 	/* in type order, not file order: the printed form is a fixed point */
 	for (t = 0; t < BPFSIGN_MAX_PROG_TYPES; t++)
 		if (pol->allow_types & (1ULL << t))
-			printf("unsigned allow type %s%s\n", policy_prog_type_name(t),
+			fprintf(f, "unsigned allow type %s%s\n", policy_prog_type_name(t),
 			       pol->ack_types & (1ULL << t) ? " " POLICY_WEAKENS : "");
-	printf("children %s\n", pol->allow_children ? "allow" : "deny");
+	fprintf(f, "children %s\n", pol->allow_children ? "allow" : "deny");
 	for (i = 0; i < pol->nr_rules; i++) {
 		const struct policy_rule *r = &pol->rules[i];
 
 		name = policy_keyring_name(r->keyring);
-		printf("keyring %s ", r->allow ? "allow" : "deny");
+		fprintf(f, "keyring %s ", r->allow ? "allow" : "deny");
 		if (name)
-			printf("%s", name);
+			fprintf(f, "%s", name);
 		else
-			printf("%u", r->keyring);
+			fprintf(f, "%u", r->keyring);
 		if (!r->any)
-			printf(" serial %d", r->serial);
-		printf("\n");
+			fprintf(f, " serial %d", r->serial);
+		fprintf(f, "\n");
 	}
-	print_policy_keys(pol);
+	print_policy_keys(f, pol);
+}
+
+/* --json: the normalised policy as one string, one directive a line */
+static int print_json(enum out_fmt fmt, const char *path, const struct policy *pol)
+{
+	char *text = NULL;
+	size_t len = 0;
+	struct out o;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return kit_err(-ENOMEM, "%s: %s", path, strerror(ENOMEM));
+	print_policy(f, pol);
+	fclose(f);
+	out_begin(&o, stdout, fmt);
+	out_str(&o, "file", path);
+	out_error(&o, out_errno_name(0), 0, "");
+	out_str(&o, "policy_text", text);
+	out_end(&o);
+	free(text);
+	return 0;
+}
+
+/* A file that is not a policy: EBADMSG, the errno of every tool's "not the
+ * format it reads" (vocab.h EXIT_MALFORMED), exit 4. */
+static int invalid(enum out_fmt fmt, const char *path)
+{
+	struct out o;
+
+	fprintf(stderr, "bpfsign-policy check: %s\n", kit_last_error());
+	if (fmt != OUT_PLAIN)
+		out_failure(&o, fmt, path, -EBADMSG, kit_last_error());
+	return EXIT_INVALID;
 }
 
 static int run_check(const struct cmd *cmd, const struct parsed *p)
 {
+	enum out_fmt fmt = out_fmt(p->val[C_JSON], p->val[C_PRETTY]);
 	const char *path = p->val[C_POLICY];
 	struct policy pol;
+	struct out o;
 	int err;
 
 	(void)cmd;
 	err = policy_load_file(path, &pol);
 	if (err == -EINVAL)
-		return fprintf(stderr, "bpfsign-policy check: %s\n", kit_last_error()), EXIT_INVALID;
-	if (err)
+		return invalid(fmt, path);
+	if (err) {
+		if (fmt != OUT_PLAIN)
+			out_failure(&o, fmt, path, err, kit_last_error());
 		return err;
+	}
 	if (pol.nr_signers) {
-		fprintf(stderr, "bpfsign-policy check: %s:%d: signer: not enforceable, use 'key allow sha256:HEX' (load refuses it)\n",
+		kit_err(-EINVAL, "%s:%d: signer: not enforceable, use 'key allow sha256:HEX' (load refuses it)",
 			path, pol.signer_lines[0]);
-		return EXIT_INVALID;
+		return invalid(fmt, path);
 	}
 	policy_warn("bpfsign-policy check", path, &pol);
-	print_policy(&pol);
+	if (fmt != OUT_PLAIN)
+		return print_json(fmt, path, &pol);
+	print_policy(stdout, &pol);
 	return 0;
 }
 

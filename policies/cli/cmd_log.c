@@ -130,7 +130,8 @@ static void print_event(const struct log_state *st, const struct bpfsign_event *
 	out_bool(&o, "kernel", e->kernel);
 	out_str(&o, "verdict", verdict_str(e->verdict));
 	out_str(&o, "keyring", keyring_str(e->keyring));
-	out_int(&o, "serial", e->serial);
+	/* keyring_serial, as audit names it: "serial" is a certificate's (vocab.h) */
+	out_int(&o, "keyring_serial", e->serial);
 	out_int(&o, "keyring_id", e->keyring_id);
 	out_int(&o, "loader_id", e->loader_id);
 	if (e->loader_id) {

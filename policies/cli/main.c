@@ -7,8 +7,6 @@
 #include "cmds.h"
 #include "main.h"
 
-#define BPFSIGN_POLICY_VERSION "1.0.0"
-
 const struct exit_code policy_exits[] = { POLICY_EXITS, { 0, 0, NULL } };
 
 static const struct cmd *const cmds[] = {
@@ -19,7 +17,7 @@ int main(int argc, char **argv)
 {
 	const struct prog prog = {
 		.name = "bpfsign-policy",
-		.version = BPFSIGN_POLICY_VERSION,
+		.version = KIT_VERSION,
 		.cmds = cmds,
 		.nr_cmds = ARRAY_SIZE(cmds),
 		.help_tail = "       bpfsign-policy { --help | --version }\n\n"

@@ -13,20 +13,10 @@
 #include <string.h>
 
 #include "err.h"
+#include "hex.h"
 #include "policy_file.h"
 
 #define SHA256_PREFIX "sha256:"
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 bool policy_parse_key_digest(const char *s, struct bpfsign_key_digest *d)
 {

@@ -123,7 +123,7 @@ $(OUT)/skel_counter.bpf.o: $(OBJ)/skel_counter.bpf.o | $(OUT)
 
 # Which key signed a header, offline and online (test_sig_key.c): a second
 # key of the builtin keyring, and what gen-loader verify --json says signed
-# each header (signer_key_id), as C strings the guest compares with the key
+# each header (key_id), as C strings the guest compares with the key
 # the kernel records when the header loads.
 GL_SIGNING_EC	:= --key $(KEYS)/signing-ec.key --cert $(KEYS)/signing-ec.crt
 SKEL_HEADERS	+= $(OBJ)/skel_counter_ec.lskel.h $(OBJ)/sig_key_ids.h
@@ -135,8 +135,8 @@ $(OBJ)/sig_key_ids.h: $(OBJ)/skel_counter.lskel.h $(OBJ)/skel_counter_ec.lskel.h
 	for h in skel_counter skel_counter_ec; do \
 		$(GEN_LOADER) verify --json --ca $(KEYS)/kernel-trusted.pem $(OBJ)/$$h.lskel.h | \
 		python3 -c 'import json, sys; r = json.load(sys.stdin); \
-			assert r["verdict"] == "verified" and r["signer_key_id"] and r["key_sha256"], r; \
-			print("#define %s_KEY_ID \"%s\"" % (sys.argv[1], r["signer_key_id"])); \
+			assert r["verdict"] == "verified" and r["key_id"] and r["key_sha256"], r; \
+			print("#define %s_KEY_ID \"%s\"" % (sys.argv[1], r["key_id"])); \
 			print("#define %s_KEY_SHA256 \"%s\"" % (sys.argv[1], r["key_sha256"]))' $$h || \
 		exit 1; \
 	done > $@.tmp && mv $@.tmp $@

@@ -631,13 +631,13 @@ TEST_EXPLICIT(policy_audit_log)
 	for (i = 0; i < 32; i++)
 		sprintf(digest + strlen(digest), "%02x", d[i]);
 	strcat(digest, "\"}");
-	snprintf(serial, sizeof(serial), "\"serial\":%d,", f.session);
+	snprintf(serial, sizeof(serial), "\"keyring_serial\":%d,", f.session);
 
 	if (!CLI_OK("log", "log"))
 		goto out;
 	/* accepted: the signed loader and the child it loaded */
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"syscall\",\"signed\":true,"
-			      "\"kernel\":false,\"verdict\":\"verified\",\"keyring\":\"builtin\",\"serial\":0,"
+			      "\"kernel\":false,\"verdict\":\"verified\",\"keyring\":\"builtin\",\"keyring_serial\":0,"
 			      "\"keyring_id\":0,\"loader_id\":0,\"loader_verdict\":null,"
 			      "\"loader_keyring\":null,"
 			      "\"decision\":\"allow\",\"stage\":\"loaded\",\"errno\":0,\"error\":null",
@@ -1076,7 +1076,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 	ASSERT_ERR(try_session(), EPERM, "bpf.keyring_unsealed=1: session keyring");
 	skel_counter_counts("keyring allow builtin");
 	if (CLI_OK("log", "log"))
-		ASSERT_HAS(cli_out, "\"verdict\":\"verified\",\"keyring\":\"bpf\",\"serial\":-9,"
+		ASSERT_HAS(cli_out, "\"verdict\":\"verified\",\"keyring\":\"bpf\",\"keyring_serial\":-9,"
 			   "\"keyring_id\":-9,", "the audit record names the .bpf keyring");
 out:
 	teardown(&f);
@@ -1624,7 +1624,8 @@ TEST_EXPLICIT(attack_policy_guard_signed_writer)
 	pfd = pfd < 0 ? -errno : pfd;
 	close(mfd);
 	free_load(&l);
-	/* EACCES with this log line: the signed-load check of the kernel */
+	/* EACCES with this log line: the signed-load check of the kernel
+	 * (resolve_pseudo_ldimm64(), as test_signed_load.c's raw map fd) */
 	if (!ASSERT_ERR(pfd, EACCES, "signed socket filter writing stats by its id") ||
 	    !ASSERT_HAS(vlog, "signed program cannot use map fd", "the kernel's reason")) {
 		printf("# verifier log: %.1000s\n", vlog);

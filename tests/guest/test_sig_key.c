@@ -324,7 +324,7 @@ static void check_child(struct sig_key *lsm, int afd, int fd, int first, const c
 	ASSERT_TRUE(cert_skid(cert, skid), "the certificate has a subjectKeyIdentifier");
 	ASSERT_TRUE(cert_key_sha256(cert, sha), "the certificate's public key digest");
 	/* offline and the certificate agree: the header names its signer's key */
-	ASSERT_STREQ(offline_id, skid, "gen-loader verify's signer_key_id is the cert's skid");
+	ASSERT_STREQ(offline_id, skid, "gen-loader verify's key_id is the cert's skid");
 	ASSERT_STREQ(offline_sha, sha, "gen-loader verify's key_sha256 is the cert's key digest");
 	serial = key_serial_by_skid(skid, -1);
 
@@ -336,7 +336,7 @@ static void check_child(struct sig_key *lsm, int afd, int fd, int first, const c
 	ASSERT_STREQ(prog_fdinfo(fd, "loader_verdict", v, sizeof(v)), "verified", "child: loader_verdict");
 	ASSERT_STREQ(prog_fdinfo(fd, "loader_keyring", v, sizeof(v)), "builtin", "child: loader_keyring");
 	ASSERT_STREQ(prog_fdinfo(fd, "loader_key", v, sizeof(v)), offline_id,
-		     "child: loader_key is gen-loader verify's signer_key_id");
+		     "child: loader_key is gen-loader verify's key_id");
 	ASSERT_EQ(prog_fdinfo_num(fd, "loader_key_serial"), serial, "child: loader_key_serial");
 	ASSERT_STREQ(prog_fdinfo(fd, "loader_key_sha256", v, sizeof(v)), offline_sha,
 		     "child: loader_key_sha256 is gen-loader verify's key_sha256");

@@ -98,7 +98,10 @@ expected_files() {
 		usr/lib/libbpfsign.a "usr/lib/libbpfsign.so.$version" \
 		"usr/lib/libbpfsign.so.${version%%.*}" usr/lib/libbpfsign.so \
 		usr/include/libbpfsign.h usr/lib/pkgconfig/bpfsign.pc \
-		usr/share/initramfs-tools/hooks/bpfsign usr/share/bpfsign/initramfs/bpf-keyring
+		usr/share/initramfs-tools/hooks/bpfsign usr/share/bpfsign/initramfs/bpf-keyring \
+		usr/share/bash-completion/completions/bpfsign \
+		usr/share/bash-completion/completions/gen-loader \
+		usr/share/bash-completion/completions/bpfsign-policy
 	for p in deny_unsigned keyring_allowlist audit_log; do
 		echo "usr/lib/bpfsign/policies/$p.bpf.o"
 		echo "usr/lib/bpfsign/policies/$p.lskel.h"
@@ -388,7 +391,10 @@ t_deb_contents() {
 		usr/share/man/man1/bpfsign.1.gz usr/share/man/man1/gen-loader.1.gz \
 		usr/share/man/man8/bpfsign-policy.8.gz usr/share/initramfs-tools/hooks/bpfsign \
 		usr/share/bpfsign/initramfs/bpf-keyring usr/lib/bpfsign/policies/deny_unsigned.lskel.h \
-		usr/lib/bpfsign/policies/audit_log.bpf.o usr/share/doc/bpfsign/copyright || return 1
+		usr/lib/bpfsign/policies/audit_log.bpf.o usr/share/doc/bpfsign/copyright \
+		usr/share/bash-completion/completions/bpfsign \
+		usr/share/bash-completion/completions/gen-loader \
+		usr/share/bash-completion/completions/bpfsign-policy || return 1
 	deb_has "$lib" "usr/lib/$multiarch/libbpfsign.so.$version" \
 		"usr/lib/$multiarch/libbpfsign.so.${version%%.*}" || return 1
 	deb_has "$dev" "usr/lib/$multiarch/libbpfsign.a" "usr/lib/$multiarch/libbpfsign.so" \

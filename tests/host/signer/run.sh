@@ -157,7 +157,7 @@ t_digests() {
 	for d in sha256 sha384 sha512; do
 		run sign_rsa p --digest $d --out $d.p7s; expect_rc 0 "sign --digest $d" || return 1
 		run "$bpfsign" inspect --json $d.p7s; expect_rc 0 "inspect $d" || return 1
-		expect_eq "$(json out digest)" $d "digest of $d.p7s" || return 1
+		expect_eq "$(json out digest_algorithm)" $d "digest_algorithm of $d.p7s" || return 1
 		ossl_verify $d.p7s p "$keys/signing.crt" || return 1
 	done
 }
@@ -474,7 +474,8 @@ t_verify_unreadable() {
 	expect_rc 1 "missing signature" && expect_err "missing.p7s: No such file" || return 1
 	# the certificate parser in verify
 	run "$bpfsign" verify --cert "$keys/signing.key" p.p7s
-	expect_rc 1 "key given as cert" && expect_err "not a PEM or DER certificate"
+	# not a certificate: EBADMSG (4), not the kernel parser's EINVAL (7)
+	expect_rc 4 "key given as cert" && expect_err "not a PEM or DER certificate"
 }
 
 t_verify_json_failure() {
@@ -637,19 +638,20 @@ t_verify_batch() {
 	local i
 	for i in 1 2 3; do payload p$i; sign_rsa p$i || return 1; done
 	echo x >> p2
-	# the second is a digest mismatch, the fourth cannot be read
-	run "$bpfsign" verify --json --ca "$keys/kernel-trusted.pem" p1.p7s p2.p7s p3.p7s missing.p7s
-	expect_rc 3 "batch: the exit code of the first failure (EKEYREJECTED)" || return 1
+	# the first cannot be read (1), the third is a digest mismatch (3)
+	run "$bpfsign" verify --json --ca "$keys/kernel-trusted.pem" missing.p7s p1.p7s p2.p7s p3.p7s
+	# the worst failure's code, not the first one's (vocab.h exit_rank())
+	expect_rc 3 "batch: the exit code of the worst failure (EKEYREJECTED)" || return 1
 	expect_eq "$(wc -l < out)" 4 "one JSON line per signature" || return 1
 	python3 - out <<-'EOF' || return 1
 	import json, sys
 	rows = [json.loads(l) for l in open(sys.argv[1])]
 	got = [(r.get("verified"), r["error"], r["errno"]) for r in rows]
-	want = [(True, "OK", 0), (False, "EKEYREJECTED", 129), (True, "OK", 0), (None, "ENOENT", 2)]
+	want = [(None, "ENOENT", 2), (True, "OK", 0), (False, "EKEYREJECTED", 129), (True, "OK", 0)]
 	if got != want:
 	    sys.exit("batch verdicts: %s, expected %s" % (got, want))
 	EOF
-	expect_err "2 of 4 signatures failed; the first:"
+	expect_err "2 of 4 signatures failed; the worst: signature: digest mismatch"
 }
 
 # --json: a failure before any report is still one JSON object
@@ -669,19 +671,23 @@ t_inspect_json() {
 	payload p
 	run sign_rsa p; expect_rc 0 "sign" || return 1
 	run "$bpfsign" inspect --json p.p7s; expect_rc 0 "inspect" || return 1
-	expect_eq "$(json out digest)" sha256 digest &&
+	expect_eq "$(json out digest_algorithm)" sha256 digest_algorithm &&
 	expect_eq "$(json out signature_algorithm)" rsaEncryption signature_algorithm &&
 	expect_eq "$(json out key_type)" RSA key_type &&
 	expect_eq "$(json out signer_id)" subject-key-identifier signer_id &&
 	expect_eq "$(json out key_id)" "$(ski "$keys/signing.crt")" "key_id = SKI of signing.crt" &&
-	expect_eq "$(json out size)" "$(stat -c %s p.p7s)" size &&
-	expect_eq "$(json out signature_size)" 256 signature_size &&
+	# signature_size is the blob, as BPF_PROG_LOAD's; the raw RSA value is 256
+	expect_eq "$(json out signature_size)" "$(stat -c %s p.p7s)" signature_size &&
+	expect_eq "$(json out signature_value_size)" 256 signature_value_size &&
 	expect_eq "$(json out signers)" 1 signers &&
 	expect_eq "$(json out certificates)" 0 certificates &&
 	expect_eq "$(json out signed_attributes)" False signed_attributes &&
 	expect_eq "$(json out detached)" True detached &&
 	expect_eq "$(json out kernel_ok)" True kernel_ok &&
-	expect_eq "$(json out kernel_reason)" "" kernel_reason
+	expect_eq "$(json out kernel_reason)" "" kernel_reason &&
+	# no key given: who signed is the key id; no issuer, no subject
+	expect_eq "$(json out issuer)" None issuer &&
+	expect_eq "$(json out signer)" None signer
 }
 
 # The key's identity as the kernel records it (fdinfo sig_key_sha256):
@@ -723,7 +729,11 @@ t_key_sha256() {
 	grep -qx "key_sha256: $rsa" out || { echo "text output:"; cat out; return 1; }
 	# an unreadable certificate: the file is named, exit 1
 	run "$bpfsign" inspect --cert nosuch.crt p.p7s
-	expect_rc 1 "inspect --cert nosuch.crt" && expect_err "nosuch.crt"
+	expect_rc 1 "inspect --cert nosuch.crt" && expect_err "nosuch.crt" || return 1
+	# not a certificate: EBADMSG (4), the file named in the failure object
+	run "$bpfsign" inspect --json --cert "$keys/signing.key" p.p7s
+	expect_rc 4 "inspect --cert KEY" && expect_eq "$(json out file)" "$keys/signing.key" "failure file" &&
+		expect_eq "$(json out error)" EBADMSG "failure error"
 }
 
 # A signer trusted through its issuer: team A's key certified a leaf that
@@ -766,9 +776,9 @@ t_report_escapes() {
 	run sign_rsa p --out "$name"; expect_rc 0 "sign --out '$name'" || return 1
 	run "$bpfsign" inspect --json "$name"; expect_rc 0 "inspect" || return 1
 	# UTF-8 passes through as it is; a tab and DEL are escaped
-	grep -qF "$(printf '"signature": "caf\303\251\\u0009x\\u007f.p7s"')" out ||
-		{ echo "signature not escaped as expected:"; cat out; return 1; }
-	expect_eq "$(json out signature)" "$name" "the name read back from the JSON"
+	grep -qF "$(printf '"file": "caf\303\251\\u0009x\\u007f.p7s"')" out ||
+		{ echo "file not escaped as expected:"; cat out; return 1; }
+	expect_eq "$(json out file)" "$name" "the name read back from the JSON"
 }
 
 t_inspect_flags_kernel_refusals() {
@@ -783,7 +793,7 @@ t_inspect_flags_kernel_refusals() {
 	expect_rc 3 "inspect of a form with S/MIME capabilities" || return 1
 	expect_eq "$(json out kernel_ok)" False kernel_ok &&
 	expect_eq "$(json out signed_attributes)" True signed_attributes &&
-	expect_eq "$(json out kernel_errno)" EKEYREJECTED kernel_errno &&
+	expect_eq "$(json out kernel_error)" EKEYREJECTED kernel_error &&
 	case $(json out kernel_reason) in *"S/MIME capabilities"*) ;; *) echo "reason: $(json out kernel_reason)"; false ;; esac || return 1
 	# embedded certificates: the kernel takes them (and may chain through them)
 	run "$bpfsign" inspect --json certs.p7s
@@ -910,7 +920,8 @@ t_edge_pem_bundle() {
 	  cat "$keys/signing.crt"; } > bundle.pem
 	run "$bpfsign" verify --ca bundle.pem p.p7s
 	# bpfsign__load_certs(): only "no more BEGIN lines" ends a bundle
-	expect_rc 1 "a bundle with a corrupt second block" &&
+	# not a certificate: ENOEXEC (4), as a key given as --cert
+	expect_rc 4 "a bundle with a corrupt second block" &&
 	expect_err "bundle.pem: certificate 2 of the bundle is corrupt" || return 1
 	{ cat "$keys/untrusted.crt" "$keys/signing.crt"; } > good.pem
 	run "$bpfsign" verify --ca good.pem p.p7s
@@ -1087,7 +1098,7 @@ t "kernel rules: a non-minimal OID encoding is unknown" t_kernel_oid_encoding
 t "kernel rules: the chain to the keyring, ENOKEY" t_kernel_chain
 t "kernel rules: the BPF size bound" t_kernel_size_bound
 t "verify: truncated DER exits 4 (EBADMSG)" t_verify_truncated
-t "verify: unreadable input exits 1" t_verify_unreadable
+t "verify: unreadable input exits 1, a key as --cert 4" t_verify_unreadable
 t "verify --json reports the failure" t_verify_json_failure
 t "inspect --json fields" t_inspect_json
 t "key_sha256: verify and inspect --cert print the kernel's key digest" t_key_sha256
