@@ -163,6 +163,7 @@ void k_msg_free(struct k_msg *m);
 
 struct k_result {
 	int signer_cert;		/* index in keyring that matched, or -1 */
+	int data_signer_cert;		/* of those, one that signed the data itself, or -1 */
 	bool non_der_ecdsa;		/* a SignerInfo's ECDSA value is not DER */
 };
 

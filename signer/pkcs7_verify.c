@@ -212,7 +212,8 @@ static int verify_one(struct verifier *v, int i, const void *data, size_t len)
 }
 
 /* pkcs7_validate_trust_one() against the keys of kr */
-static int trust_one(struct verifier *v, int i, const struct keyring *kr, int *matched)
+static int trust_one(struct verifier *v, int i, const struct keyring *kr, int *matched,
+		     int *data_key)
 {
 	struct k_sinfo *s = &v->m->sinfos[i];
 	struct k_cert *last = NULL, *c = NULL;
@@ -269,11 +270,12 @@ matched:
 		for (x = s->signer; x >= 0 && x != top; x = v->m->certs[x].signer)
 			v->m->certs[x].verified = true;
 	}
+	*matched = k;
 	/* as pkcs7_get_trusted_key(): the first key that signed the data
 	 * itself; one that only issued the signer's certificate is none
 	 */
-	if (data && *matched < 0)
-		*matched = k;
+	if (data && *data_key < 0)
+		*data_key = k;
 	return 0;
 }
 
@@ -308,7 +310,8 @@ static int keyring_load(struct keyring *kr, STACK_OF(X509) *certs)
 }
 
 /* pkcs7_validate_trust(): 0 if one SignerInfo chains to a key of certs */
-static int validate_trust(struct verifier *v, STACK_OF(X509) *certs, int *matched)
+static int validate_trust(struct verifier *v, STACK_OF(X509) *certs, int *matched,
+			  int *data_key)
 {
 	struct keyring kr;
 	int i, ret = -ENOKEY, err;
@@ -319,7 +322,7 @@ static int validate_trust(struct verifier *v, STACK_OF(X509) *certs, int *matche
 	for (i = 0; i < v->m->nr_certs; i++)
 		v->m->certs[i].seen = false;
 	for (i = 0; i < v->m->nr_sinfos && !err; i++) {
-		err = trust_one(v, i, &kr, matched);
+		err = trust_one(v, i, &kr, matched, data_key);
 		if (err == -ENOKEY || err == -ENOPKG) {
 			if (ret == -ENOKEY)
 				ret = err;
@@ -337,9 +340,10 @@ int k_verify(const unsigned char *sig, size_t sig_len, const void *data, size_t 
 {
 	struct verifier *vp;
 	struct k_msg *m;
-	int i, err, ret = -ENOPKG, k = -1;
+	int i, err, ret = -ENOPKG, k = -1, dk = -1;
 
 	res->signer_cert = -1;
+	res->data_signer_cert = -1;
 	res->non_der_ecdsa = false;
 	if (!sig_len || sig_len > K_MAX_SIG_SIZE)
 		return kit_err(-EINVAL, "signature: %zu bytes: BPF_PROG_LOAD takes 1 to %d (invalid signature_size, EINVAL)",
@@ -390,13 +394,13 @@ int k_verify(const unsigned char *sig, size_t sig_len, const void *data, size_t 
 			kit_last_error());
 		goto out;
 	}
-	if (revoked && sk_X509_num(revoked) && !validate_trust(vp, revoked, &k)) {
+	if (revoked && sk_X509_num(revoked) && !validate_trust(vp, revoked, &k, &dk)) {
 		err = kit_err(-EKEYREJECTED, "signature: the signer's key is on the revocation list (EKEYREJECTED)");
 		goto out;
 	}
 	if (!keyring)
 		goto out;
-	err = validate_trust(vp, keyring, &res->signer_cert);
+	err = validate_trust(vp, keyring, &res->signer_cert, &res->data_signer_cert);
 	if (err == -ENOKEY)
 		kit_err(err, "signature: unknown signer: no key of the keyring is the signer or its issuer (ENOKEY)");
 	else if (err == -EKEYREJECTED)

@@ -79,19 +79,15 @@ int bpfsign__verify_certs(const void *data, size_t len,
 	}
 	if (err)
 		return fail(rep, err);
+	bpfsign__name_str(rep->signer, sizeof(rep->signer),
+			  X509_get_subject_name(sk_X509_value(certs, res.signer_cert)));
 	/* the key the kernel would record: a key of certs that signed the
 	 * data itself; a signer whose certificate a key of certs issued
 	 * loads with no key recorded (key_sha256 null)
 	 */
-	if (res.signer_cert < 0) {
-		snprintf(rep->signer, sizeof(rep->signer),
-			 "a certificate a key of %s issued (the kernel records no key)", certs_name);
-	} else {
-		bpfsign__name_str(rep->signer, sizeof(rep->signer),
-				  X509_get_subject_name(sk_X509_value(certs, res.signer_cert)));
-		if (bpfsign__key_sha256(sk_X509_value(certs, res.signer_cert), rep->key_sha256))
-			return fail(rep, -ENOMEM);
-	}
+	if (res.data_signer_cert >= 0 &&
+	    bpfsign__key_sha256(sk_X509_value(certs, res.data_signer_cert), rep->key_sha256))
+		return fail(rep, -ENOMEM);
 	rep->verified = true;
 	/* the kernel takes another encoding of the same (r, s): say so */
 	if (res.non_der_ecdsa)

@@ -253,7 +253,7 @@ t_weakening_types() {
 	weak ext 1 "an unsigned freplace program replaces a global function of a loaded program, a signed one's too" &&
 	weak lsm 1 "an unsigned BPF LSM program is a security policy of its own" &&
 	weak syscall 1 "an unsigned syscall program runs bpf(2) commands from inside the kernel" &&
-	weak tracing 0 "fentry/fexit/fmod_ret/iterator programs read kernel memory" &&
+	weak tracing 0 "fentry/fexit/iterator programs read kernel memory; fmod_ret programs are refused" &&
 	weak kprobe 0 "kprobes read kernel memory, write user memory" &&
 	weak tracepoint 0 "tracepoint programs read kernel memory" &&
 	weak raw_tracepoint 0 "raw tracepoint programs read kernel memory" &&
