@@ -24,6 +24,11 @@ static int load_err(const struct policy_desc *d, int err, const char *errstr)
 
 static int attach_err(const struct policy_desc *d, int err)
 {
+	/* a light skeleton's __attach() passes bpf()'s -1 on: the cause is
+	 * in errno (E2BIG: the hook's trampoline is full), not -EPERM
+	 */
+	if (err == -1 && errno > 0)
+		err = -errno;
 	return kit_err(err < 0 ? err : -EINVAL, "%s: attach: %s", d->name,
 		       strerror(err < 0 ? -err : EINVAL));
 }
