@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Second hostile review of issue 42's guard (policies/policy.bpf.h) and of
+ * the first review's fixes.  Property under attack: "while a policy is
+ * attached and pinned, no program but the policy's own changes its maps,
+ * and a policy that admits unsigned programs only by type rules cannot be
+ * switched off by an admitted program".  Attacker: root without the
+ * signing key, keyring-allowlist loaded with type rules that need no
+ * 'weakens-policy' (tracing, kprobe, cgroup_skb).  A FAIL is a bypass and
+ * its "# BYPASS" line says what the attacker got.  Explicit, in no boot:
+ *
+ *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_round2_kprobe_override ...
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "runner.h"
+#include "util.h"
+#include "../../policies/policy.h"
+
+#define CLI		"/tests/bpfsign-policy"
+#define PIN_DIR		"/sys/fs/bpf/bpfsign"
+#define POLICY_FILE	"/tmp/attack2.policy"
+
+#define ST_MEM(sz, d, o, i)	INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
+#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
+
+/* only types that need no 'weakens-policy' */
+#define TYPES_POLICY	"keyring allow builtin\nkeyring allow secondary\nunsigned deny\n" \
+			"unsigned allow type cgroup_skb\nunsigned allow type tracing\n" \
+			"unsigned allow type kprobe\nchildren allow\n"
+
+static const char *const policies[] = { "deny-unsigned", "keyring-allowlist", "audit-log" };
+static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
+static char out[1 << 20];
+
+static int cli(const char *arg, ...)
+{
+	const char *argv[16] = { CLI };
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, arg);
+	for (; arg && argc < 15; arg = va_arg(ap, const char *))
+		argv[argc++] = arg;
+	va_end(ap);
+	argv[argc] = NULL;
+	return run_capture(argv, out, sizeof(out));
+}
+
+static void unload_all(void)
+{
+	char path[256];
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(policies); i++) {
+		snprintf(path, sizeof(path), PIN_DIR "/%s", policies[i]);
+		if (!stat(path, &st) && cli("unload", policies[i], NULL))
+			FAIL("unload %s: %s", policies[i], out);
+	}
+}
+
+static bool load_types_policy(void)
+{
+	int fd = open(POLICY_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	bool ok;
+
+	ok = fd >= 0 && write(fd, TYPES_POLICY, strlen(TYPES_POLICY)) == (ssize_t)strlen(TYPES_POLICY);
+	if (fd >= 0)
+		close(fd);
+	if (!ASSERT_TRUE(ok, "write the policy file"))
+		return false;
+	if (cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL)) {
+		FAIL("load keyring-allowlist: %s", out);
+		return false;
+	}
+	return true;
+}
+
+/* stats[idx] of keyring-allowlist read through status; -1 if it has none */
+static long long status_stat(int idx)
+{
+	unsigned long long n[BPFSIGN_STAT_MAX] = {};
+	const char *p;
+
+	cli("status", NULL);
+	p = strstr(out, "keyring-allowlist: loaded");
+	p = p ? strstr(p, "\n  allow ") : NULL;
+	if (!p || sscanf(p, "\n  allow %llu deny %llu would-deny %llu reject %llu lost %llu",
+			 &n[0], &n[1], &n[2], &n[3], &n[4]) < 5)
+		return -1;
+	return n[idx];
+}
+
+static int pinned_fd(const char *pin)
+{
+	return bpf_obj_get(pin);
+}
+
+/* the policy's decision program, by id (the guard hands its fd out) */
+static int own_prog_fd(void)
+{
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+	int lfd = pinned_fd(PIN_DIR "/keyring-allowlist/link_keyring_allowlist");
+	int fd = -1;
+
+	if (lfd < 0)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	if (!bpf_link_get_info_by_fd(lfd, &info, &len))
+		fd = bpf_prog_get_fd_by_id(info.prog_id);
+	close(lfd);
+	return fd;
+}
+
+static int stats_fd(void)
+{
+	int pfd = pinned_fd(PIN_DIR "/keyring-allowlist/map_stats");
+	int fd;
+
+	if (pfd < 0)
+		return -1;
+	fd = bpf_map_get_fd_by_id(map_id(pfd));
+	close(pfd);
+	return fd;
+}
+
+/* an unsigned syscall program: denied by TYPES_POLICY, one denial */
+static void deny_one(void)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "t", "GPL", ret0, ARRAY_LEN(ret0), &opts);
+
+	if (fd >= 0)
+		close(fd);
+	ASSERT_ERR(fd, EPERM, "unsigned syscall program: denied");
+}
+
+/* --- kprobe + bpf_override_return on security_*() -------------------- */
+
+/*
+ * "unsigned allow type kprobe" needs no weakens-policy; the README names
+ * bpf_override_return() for it.  A kprobe on an error-injectable
+ * security function that overrides its return would answer for every
+ * LSM as fmod_ret did.  The property: no admitted kprobe program can call
+ * bpf_override_return() (the kit's kernel has no
+ * CONFIG_BPF_KPROBE_OVERRIDE), while a plain kprobe program is admitted.
+ */
+TEST_EXPLICIT(attack_round2_kprobe_override)
+{
+	const struct bpf_insn ovr[] = {
+		MOV64_IMM(BPF_REG_2, 0),
+		CALL(BPF_FUNC_override_return),
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT_INSN(),
+	};
+	int fd;
+
+	unload_all();
+	if (!load_types_policy())
+		goto out;
+	fd = load_prog_type(BPF_PROG_TYPE_KPROBE, ret0, ARRAY_LEN(ret0), NULL);
+	/* the control: the type rule admits a kprobe program */
+	if (ASSERT_OK(fd, "plain unsigned kprobe program admitted"))
+		close(fd);
+	fd = load_prog_type(BPF_PROG_TYPE_KPROBE, ovr, ARRAY_LEN(ovr), NULL);
+	if (fd < 0)
+		printf("# kprobe with bpf_override_return: errno %d %.200s\n", errno, vlog);
+	/* the verifier has no bpf_override_return (no CONFIG_BPF_KPROBE_OVERRIDE) */
+	if (!ASSERT_TRUE(fd < 0, "kprobe with bpf_override_return refused")) {
+		printf("# BYPASS: an unsigned kprobe program with bpf_override_return loaded\n");
+		close(fd);
+	}
+out:
+	unload_all();
+}
+
+/* --- tail call into the policy's own program -------------------------- */
+
+/*
+ * The guard hands out the fd of the policy's own programs (by id), and a
+ * program array takes any program.  If an admitted tracing program could
+ * tail-call keyring_allowlist, the policy's own code would run on the
+ * attacker's arguments and write its counters and records for him.  The
+ * property: a program array that holds the policy's program refuses an
+ * admitted (tracing) caller, and one owned by a tracing caller refuses the
+ * policy's program.
+ */
+static int load_tail_caller(int parr)
+{
+	const struct bpf_insn tc[] = {
+		LD_MAP(BPF_REG_2, BPF_PSEUDO_MAP_FD, parr),
+		MOV64_IMM(BPF_REG_3, 0),
+		CALL(BPF_FUNC_tail_call),
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT_INSN(),
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY);
+	int id = libbpf_find_vmlinux_btf_id("bpf_lsm_bpf_prog_load", BPF_TRACE_FENTRY);
+
+	if (!ASSERT_GE(id, 1, "BTF id of bpf_lsm_bpf_prog_load"))
+		return -1;
+	opts.attach_btf_id = id;
+	return load_prog_type(BPF_PROG_TYPE_TRACING, tc, ARRAY_LEN(tc), &opts);
+}
+
+TEST_EXPLICIT(attack_round2_tail_call_into_policy)
+{
+	int own = -1, parr = -1, caller = -1, rc;
+	__u32 zero = 0;
+
+	unload_all();
+	if (!load_types_policy())
+		goto out;
+	own = own_prog_fd();
+	if (!ASSERT_OK(own, "the policy's program by id"))
+		goto out;
+
+	/* order 1: the policy's program first, the caller then */
+	parr = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "t", 4, 4, 1, NULL);
+	if (!ASSERT_OK(parr, "program array"))
+		goto out;
+	rc = bpf_map_update_elem(parr, &zero, &own, BPF_ANY);
+	printf("# policy program into a fresh program array: %d errno %d\n", rc, rc ? errno : 0);
+	caller = load_tail_caller(parr);
+	if (caller < 0)
+		printf("# tracing caller of that array: errno %d %.200s\n", errno, vlog);
+	/* bpf_check_tail_call(): the array's owner is LSM, the caller tracing */
+	if (!ASSERT_TRUE(rc < 0 || caller < 0, "tracing caller of an array holding the policy")) {
+		printf("# BYPASS: an unsigned tracing program tail-calls the policy's program\n");
+		close(caller);
+	}
+	caller = -1;
+	close(parr);
+
+	/* order 2: the caller owns the array, the policy's program then */
+	parr = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "t", 4, 4, 1, NULL);
+	if (!ASSERT_OK(parr, "program array"))
+		goto out;
+	caller = load_tail_caller(parr);
+	if (!ASSERT_OK(caller, "tracing caller admitted (control)"))
+		goto out;
+	rc = bpf_map_update_elem(parr, &zero, &own, BPF_ANY);
+	/* __bpf_prog_map_compatible(): owner tracing, the policy's is LSM */
+	if (!ASSERT_ERR(rc, EINVAL, "the policy's program into a tracing caller's array"))
+		printf("# BYPASS: the policy's program in a tracing program's tail-call array\n");
+out:
+	if (caller >= 0)
+		close(caller);
+	if (parr >= 0)
+		close(parr);
+	if (own >= 0)
+		close(own);
+	unload_all();
+}
+
+/* --- a writer loaded before the policy, through a map-in-map ----------- */
+
+/*
+ * README "Not guaranteed" says programs loaded before the policy are not
+ * re-checked.  This pins how little it takes: no race, no reload window.
+ * Before the policy is loaded (boot before the initramfs unit, or any
+ * unload for an update) root loads an unsigned cgroup_skb program that
+ * writes through an array-of-maps whose template is u32 -> u64 x
+ * BPFSIGN_STAT_MAX, the shape of every policy's stats.  After the policy
+ * is attached, root puts stats (its fd by id) into the outer map and
+ * zeroes stats[deny].  Expected to FAIL (documented gap).
+ */
+static int load_outer_writer(int outer, __u32 idx)
+{
+	const struct bpf_insn w[] = {
+		LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, outer),
+		ST_MEM(BPF_W, BPF_REG_10, -4, 0),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 7),
+		MOV64_REG(BPF_REG_1, BPF_REG_0),
+		ST_MEM(BPF_W, BPF_REG_10, -8, idx),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -8),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 1),
+		ST_MEM(BPF_DW, BPF_REG_0, 0, 0),
+		MOV64_IMM(BPF_REG_0, 1),
+		EXIT_INSN(),
+	};
+
+	return load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, w, ARRAY_LEN(w), NULL);
+}
+
+TEST_EXPLICIT(attack_round2_preloaded_map_in_map)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, mopts);
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = out, .data_size_in = 64);
+	int tmpl = -1, outer = -1, writer = -1, mfd = -1, fresh;
+	long long before, after;
+	__u32 zero = 0;
+
+	unload_all();
+	tmpl = bpf_map_create(BPF_MAP_TYPE_ARRAY, "t", 4, 8, BPFSIGN_STAT_MAX, NULL);
+	if (!ASSERT_OK(tmpl, "template"))
+		goto out;
+	mopts.inner_map_fd = tmpl;
+	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "o", 4, 4, 1, &mopts);
+	if (!ASSERT_OK(outer, "outer map"))
+		goto out;
+	writer = load_outer_writer(outer, BPFSIGN_STAT_DENY);
+	if (!ASSERT_OK(writer, "the writer, before any policy"))
+		goto out;
+	if (!load_types_policy())
+		goto out;
+	deny_one();
+	before = status_stat(BPFSIGN_STAT_DENY);
+	ASSERT_GE(before, 1, "a denial to erase");
+	/* the control: the same writer loaded now is refused by the guard */
+	fresh = load_outer_writer(outer, BPFSIGN_STAT_DENY);
+	if (!ASSERT_ERR(fresh, EACCES, "the same writer after the attach: guard"))
+		close(fresh);
+	mfd = stats_fd();
+	if (!ASSERT_OK(mfd, "stats by id"))
+		goto out;
+	if (!ASSERT_OK(bpf_map_update_elem(outer, &zero, &mfd, BPF_ANY), "stats into the outer map"))
+		goto out;
+	memset(out, 0, 64);
+	ASSERT_OK(bpf_prog_test_run_opts(writer, &run), "run the preloaded writer");
+	after = status_stat(BPFSIGN_STAT_DENY);
+	printf("# stats[deny] %lld -> %lld\n", before, after);
+	if (after < before)
+		printf("# BYPASS (documented: README 'Not guaranteed'): a writer loaded before the policy zeroed stats[deny]\n");
+	ASSERT_GE(after, before, "stats[deny] not erased");
+out:
+	if (mfd >= 0)
+		close(mfd);
+	if (writer >= 0)
+		close(writer);
+	if (outer >= 0)
+		close(outer);
+	if (tmpl >= 0)
+		close(tmpl);
+	unload_all();
+}
+
+/* --- the guard's trampoline filled by admitted fentry programs --------- */
+
+/*
+ * An update of a policy is an unload and a load.  A trampoline takes at
+ * most BPF_MAX_TRAMP_LINKS programs (38 on x86), fentry ones included:
+ * root fills bpf_lsm_bpf_prog's with unsigned fentry programs (tracing is
+ * admitted) while the policy is attached, then waits for the reload: the
+ * new guard cannot attach.  The property: after the reload the policy
+ * is attached again, or the load fails and says so (never a policy
+ * that is loaded without its guard).
+ */
+#define FILLERS	64
+
+TEST_EXPLICIT(attack_round2_trampoline_full_reload)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY);
+	int progs[FILLERS], links[FILLERS], n = 0, i, rc, err = 0;
+	int id = libbpf_find_vmlinux_btf_id("bpf_lsm_bpf_prog", BPF_TRACE_FENTRY);
+	char path[128];
+	struct stat st;
+
+	for (i = 0; i < FILLERS; i++)
+		progs[i] = links[i] = -1;
+	unload_all();
+	if (!ASSERT_GE(id, 1, "BTF id of bpf_lsm_bpf_prog") || !load_types_policy())
+		goto out;
+	opts.attach_btf_id = id;
+	for (n = 0; n < FILLERS; n++) {
+		progs[n] = load_prog_type(BPF_PROG_TYPE_TRACING, ret0, ARRAY_LEN(ret0), &opts);
+		if (progs[n] < 0) {
+			err = errno;
+			break;
+		}
+		links[n] = bpf_link_create(progs[n], 0, BPF_TRACE_FENTRY, NULL);
+		if (links[n] < 0) {
+			err = errno;
+			break;
+		}
+	}
+	printf("# %d unsigned fentry programs on bpf_lsm_bpf_prog, then errno %d\n", n, err);
+	rc = cli("unload", "keyring-allowlist", NULL);
+	ASSERT_OK(rc, "unload (the first half of an update)");
+	rc = cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
+	printf("# reload with the trampoline full: exit %d\n", rc);
+	if (rc)
+		printf("# | %.300s\n", out);
+	snprintf(path, sizeof(path), PIN_DIR "/keyring-allowlist/link_guard");
+	if (!rc && !ASSERT_TRUE(!stat(path, &st), "a loaded policy has its guard"))
+		printf("# BYPASS: keyring-allowlist loaded without its guard\n");
+	if (rc) {
+		printf("# after the failed load: link_keyring_allowlist %s, link_guard %s\n",
+		       stat(PIN_DIR "/keyring-allowlist/link_keyring_allowlist", &st) ? "absent" : "pinned",
+		       stat(path, &st) ? "absent" : "pinned");
+		/* no policy at all is left: what the attacker wanted */
+		printf("# BYPASS: the fentry programs keep the policy from loading again\n");
+		FAIL("reload refused while the guard's trampoline is full");
+	}
+	rc = cli("status", NULL);
+	printf("# status exit %d\n", rc);
+out:
+	for (i = 0; i < FILLERS; i++) {
+		if (links[i] >= 0)
+			close(links[i]);
+		if (progs[i] >= 0)
+			close(progs[i]);
+	}
+	unload_all();
+}
