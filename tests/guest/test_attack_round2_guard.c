@@ -357,8 +357,9 @@ out:
  * An update of a policy is an unload and a load.  A trampoline takes at
  * most BPF_MAX_TRAMP_LINKS programs (38 on x86), fentry ones included:
  * root fills bpf_lsm_bpf_prog's with unsigned fentry programs (tracing is
- * admitted) while the policy is attached, then waits for the reload: the
- * new guard cannot attach.  The property: after the reload the policy
+ * admitted) while the policy is attached, takes the old guard's slot
+ * once it is unloaded (a poller of the link_guard pin), and the new guard
+ * cannot attach.  The property: after the reload the policy
  * is attached again, or the load fails and says so (never a policy
  * that is loaded without its guard).
  */
@@ -393,6 +394,11 @@ TEST_EXPLICIT(attack_round2_trampoline_full_reload)
 	printf("# %d unsigned fentry programs on bpf_lsm_bpf_prog, then errno %d\n", n, err);
 	rc = cli("unload", "keyring-allowlist", NULL);
 	ASSERT_OK(rc, "unload (the first half of an update)");
+	/* the old guard's slot, taken by a poller of link_guard before the load */
+	if (n < FILLERS && progs[n] >= 0) {
+		links[n] = bpf_link_create(progs[n], 0, BPF_TRACE_FENTRY, NULL);
+		printf("# the freed slot: link %s\n", links[n] >= 0 ? "made" : strerror(errno));
+	}
 	rc = cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
 	printf("# reload with the trampoline full: exit %d\n", rc);
 	if (rc)
