@@ -56,6 +56,15 @@ static int cli(const char *arg, ...)
 	return run_capture(argv, out, sizeof(out));
 }
 
+/* the CLI's output, each line as a comment (QUIET shows "#" lines only) */
+static void dump_out(void)
+{
+	char *line, *save = NULL;
+
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("# | %.300s\n", line);
+}
+
 static void unload_all(void)
 {
 	char path[256];
@@ -402,7 +411,7 @@ TEST_EXPLICIT(attack_round2_trampoline_full_reload)
 	rc = cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
 	printf("# reload with the trampoline full: exit %d\n", rc);
 	if (rc)
-		printf("# | %.300s\n", out);
+		dump_out();
 	snprintf(path, sizeof(path), PIN_DIR "/keyring-allowlist/link_guard");
 	if (!rc && !ASSERT_TRUE(!stat(path, &st), "a loaded policy has its guard"))
 		printf("# BYPASS: keyring-allowlist loaded without its guard\n");
@@ -416,6 +425,7 @@ TEST_EXPLICIT(attack_round2_trampoline_full_reload)
 	}
 	rc = cli("status", NULL);
 	printf("# status exit %d\n", rc);
+	dump_out();
 out:
 	for (i = 0; i < FILLERS; i++) {
 		if (links[i] >= 0)
