@@ -156,6 +156,22 @@ void out_str_or_null(struct out *o, const char *k, const char *val)
 		out_null(o, k);
 }
 
+void out_int_or_null(struct out *o, const char *k, bool known, long long val)
+{
+	if (known)
+		out_int(o, k, val);
+	else
+		out_null(o, k);
+}
+
+void out_bool_or_null(struct out *o, const char *k, bool known, bool val)
+{
+	if (known)
+		out_bool(o, k, val);
+	else
+		out_null(o, k);
+}
+
 void out_hex(struct out *o, const char *k, const void *p, size_t n)
 {
 	char *s = malloc(2 * n + 1);

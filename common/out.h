@@ -40,6 +40,10 @@ void out_null(struct out *o, const char *key);
 /* val, or null when val is NULL or "": a value never computed, or a field
  * the input does not have, is null, never "" or 0 (vocab.h). */
 void out_str_or_null(struct out *o, const char *key, const char *val);
+/* val when known, else null: the same rule for a number or a boolean
+ * whose input was never parsed (a count of a CMS OpenSSL could not read). */
+void out_int_or_null(struct out *o, const char *key, bool known, long long val);
+void out_bool_or_null(struct out *o, const char *key, bool known, bool val);
 /* The n bytes at p as lowercase hex, no separator ("" for none). */
 void out_hex(struct out *o, const char *key, const void *p, size_t n);
 /* A failure as fields: "error" (the errno's name), "errno" (-err), "reason". */

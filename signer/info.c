@@ -21,56 +21,37 @@ static bool kernel_checked(const struct bpfsign_info *info)
 	return info->kernel_ok || info->kernel_err;
 }
 
-void out_info(struct out *o, const struct bpfsign_info *info, const char *key_sha256)
+void out_sig_algs(struct out *o, const struct bpfsign_info *info, bool si)
+{
+	out_str_or_null(o, "digest_algorithm", si ? info->digest : NULL);
+	out_str_or_null(o, "signature_algorithm", si ? info->sig_alg : NULL);
+}
+
+void out_key_id(struct out *o, const struct bpfsign_info *info, bool si)
+{
+	if (si && info->id_type == BPFSIGN_ID_KEYID && info->keyid_len)
+		out_hex(o, "key_id", info->keyid, info->keyid_len);
+	else
+		out_null(o, "key_id");
+}
+
+void out_signer_id(struct out *o, const struct bpfsign_info *info, bool si)
 {
 	static const char *const id_names[] = {
 		[BPFSIGN_ID_NONE] = "none",
 		[BPFSIGN_ID_KEYID] = "subject-key-identifier",
 		[BPFSIGN_ID_ISSUER_SERIAL] = "issuer-and-serial",
 	};
-	bool cms = cms_parsed(info), si = cms && info->nr_signers > 0;
 
-	out_int(o, "signature_size", (long long)info->der_len);
-	if (cms) {
-		out_bool(o, "detached", info->detached);
-		out_bool(o, "data_content", info->data_content);
-		out_int(o, "signers", info->nr_signers);
-	} else {
-		out_null(o, "detached");
-		out_null(o, "data_content");
-		out_null(o, "signers");
-	}
-	out_str_or_null(o, "digest_algorithm", si ? info->digest : NULL);
-	out_str_or_null(o, "signature_algorithm", si ? info->sig_alg : NULL);
-	out_str_or_null(o, "key_type", si ? info->key_type : NULL);
-	if (si)
-		out_int(o, "signature_value_size", (long long)info->sig_value_len);
-	else
-		out_null(o, "signature_value_size");
 	out_str_or_null(o, "signer_id", si ? id_names[info->id_type] : NULL);
-	if (si && info->id_type == BPFSIGN_ID_KEYID && info->keyid_len)
-		out_hex(o, "key_id", info->keyid, info->keyid_len);
-	else
-		out_null(o, "key_id");
+	out_key_id(o, info, si);
 	out_str_or_null(o, "issuer", si ? info->issuer : NULL);
 	out_str_or_null(o, "serial", si ? info->serial : NULL);
-	/* the key's identity, as the kernel records it: not the key id */
-	out_str_or_null(o, "key_sha256", key_sha256);
-	if (cms) {
-		out_int(o, "certificates", info->nr_certs);
-		out_int(o, "crls", info->nr_crls);
-	} else {
-		out_null(o, "certificates");
-		out_null(o, "crls");
-	}
-	if (si) {
-		out_bool(o, "signed_attributes", info->has_signed_attrs);
-		out_bool(o, "unsigned_attributes", info->has_unsigned_attrs);
-	} else {
-		out_null(o, "signed_attributes");
-		out_null(o, "unsigned_attributes");
-	}
-	if (kernel_checked(info)) {
+}
+
+void out_kernel_form(struct out *o, const struct bpfsign_info *info, bool checked)
+{
+	if (checked) {
 		out_bool(o, "kernel_ok", info->kernel_ok);
 		out_str(o, "kernel_error", bpfsign_errno_name(info->kernel_err));
 		out_str(o, "kernel_reason", info->reason);
@@ -81,16 +62,34 @@ void out_info(struct out *o, const struct bpfsign_info *info, const char *key_sh
 	}
 }
 
+void out_info(struct out *o, const struct bpfsign_info *info, const char *key_sha256)
+{
+	bool cms = cms_parsed(info), si = cms && info->nr_signers > 0;
+
+	out_int(o, "signature_size", (long long)info->der_len);
+	out_bool_or_null(o, "detached", cms, info->detached);
+	out_bool_or_null(o, "data_content", cms, info->data_content);
+	out_int_or_null(o, "signers", cms, info->nr_signers);
+	out_sig_algs(o, info, si);
+	out_str_or_null(o, "key_type", si ? info->key_type : NULL);
+	out_int_or_null(o, "signature_value_size", si, (long long)info->sig_value_len);
+	out_signer_id(o, info, si);
+	/* the key's identity, as the kernel records it: not the key id */
+	out_str_or_null(o, "key_sha256", key_sha256);
+	out_int_or_null(o, "certificates", cms, info->nr_certs);
+	out_int_or_null(o, "crls", cms, info->nr_crls);
+	out_bool_or_null(o, "signed_attributes", si, info->has_signed_attrs);
+	out_bool_or_null(o, "unsigned_attributes", si, info->has_unsigned_attrs);
+	out_kernel_form(o, info, kernel_checked(info));
+}
+
 void out_sig_report(struct out *o, const char *file, const char *payload,
 		    const struct bpfsign_report *rep, const struct bpfsign_info *info,
 		    const char *key_sha256, int err, const char *reason)
 {
 	out_str(o, "file", file);
 	out_str_or_null(o, "payload", payload);
-	if (rep)
-		out_bool(o, "verified", rep->verified);
-	else
-		out_null(o, "verified");
+	out_bool_or_null(o, "verified", rep, rep && rep->verified);
 	out_str(o, "error", bpfsign_errno_name(err));
 	out_int(o, "errno", -err);
 	out_str(o, "reason", reason);
