@@ -10,6 +10,7 @@
 #include "emit.h"
 #include "err.h"
 #include "hex.h"
+#include "info.h"
 #include "tail_audit.h"
 #include "trailer.h"
 
@@ -392,14 +393,9 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	out_int(o, "insns_size", (long long)h->r[R_INSNS].len);
 	out_int(o, "data_size", (long long)h->r[R_DATA].len);
 	/* a header refused before it was hashed: never computed, null */
-	if (v->hashed)
-		out_int(o, "payload_size", (long long)v->payload_sz);
-	else
-		out_null(o, "payload_size");
-	if (h->r[R_SIGNATURE].len)
-		out_int(o, "signature_size", (long long)h->r[R_SIGNATURE].len);
-	else
-		out_null(o, "signature_size");
+	out_int_or_null(o, "payload_size", v->hashed, (long long)v->payload_sz);
+	out_int_or_null(o, "signature_size", h->r[R_SIGNATURE].len,
+			(long long)h->r[R_SIGNATURE].len);
 	if (v->hashed)
 		out_hex(o, "insns_digest", v->digest, DIGEST_SIZE);
 	else
@@ -418,12 +414,8 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 		out_null(o, "payload_sha256");
 	}
 	/* of the signature, as bpfsign verify names them (vocab.h) */
-	out_str_or_null(o, "digest_algorithm", sig ? info->digest : NULL);
-	out_str_or_null(o, "signature_algorithm", sig ? info->sig_alg : NULL);
-	if (sig && info->id_type == BPFSIGN_ID_KEYID && info->keyid_len)
-		out_hex(o, "key_id", info->keyid, info->keyid_len);
-	else
-		out_null(o, "key_id");
+	out_sig_algs(o, info, sig);
+	out_key_id(o, info, sig);
 	out_str_or_null(o, "signer", sig ? v->rep.signer : NULL);
 	/* the key's identity, as the kernel records it: not the key id */
 	out_str_or_null(o, "key_sha256", sig && v->rep.key_sha256[0] ? v->rep.key_sha256 : NULL);

@@ -13,6 +13,7 @@
 #include "digest.h"
 #include "err.h"
 #include "file.h"
+#include "info.h"
 #include "libbpfsign.h"
 #include "lskel.h"
 #include "out.h"
@@ -24,43 +25,20 @@ static const struct opt inspect_opts[] = {
 	[O_PRETTY] = { "pretty", 'p', NULL, "print it as indented JSON (implies --json)" },
 };
 
-/* The signature's fields, as bpfsign inspect names them (vocab.h). */
+/* The signature's fields, as bpfsign inspect names them (signer/info.c). */
 static void out_signature(struct out *o, const struct lskel_block *sig,
 			  const struct bpfsign_info *info, bool parsed)
 {
-	static const char *const id_names[] = {
-		[BPFSIGN_ID_NONE] = "none",
-		[BPFSIGN_ID_KEYID] = "subject-key-identifier",
-		[BPFSIGN_ID_ISSUER_SERIAL] = "issuer-and-serial",
-	};
 	bool si = parsed && info->nr_signers > 0;
 
-	if (sig->len)
-		out_int(o, "signature_size", (long long)sig->len);
-	else
-		out_null(o, "signature_size");
-	out_str_or_null(o, "digest_algorithm", si ? info->digest : NULL);
-	out_str_or_null(o, "signature_algorithm", si ? info->sig_alg : NULL);
+	out_int_or_null(o, "signature_size", sig->len, (long long)sig->len);
+	out_sig_algs(o, info, si);
 	out_str_or_null(o, "key_type", si ? info->key_type : NULL);
-	out_str_or_null(o, "signer_id", si ? id_names[info->id_type] : NULL);
-	if (si && info->id_type == BPFSIGN_ID_KEYID && info->keyid_len)
-		out_hex(o, "key_id", info->keyid, info->keyid_len);
-	else
-		out_null(o, "key_id");
-	out_str_or_null(o, "issuer", si ? info->issuer : NULL);
-	out_str_or_null(o, "serial", si ? info->serial : NULL);
+	out_signer_id(o, info, si);
 	/* the digest of the key that verified it: no certificate here, so
 	 * unknown (gen-loader verify --ca names it) */
 	out_null(o, "key_sha256");
-	if (sig->len) {
-		out_bool(o, "kernel_ok", info->kernel_ok);
-		out_str(o, "kernel_error", bpfsign_errno_name(info->kernel_err));
-		out_str(o, "kernel_reason", info->reason);
-	} else {
-		out_null(o, "kernel_ok");
-		out_null(o, "kernel_error");
-		out_null(o, "kernel_reason");
-	}
+	out_kernel_form(o, info, sig->len);
 }
 
 /* 0, -ENODATA (unsigned), or the kernel's errno for the signature's form */
