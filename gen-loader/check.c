@@ -358,6 +358,25 @@ static void target_of(const struct lskel *h, char *buf, size_t sz)
 	}
 }
 
+void out_lskel_id(struct out *o, const char *path, const struct lskel *h)
+{
+	out_str(o, "file", path);
+	out_str(o, "name", h->name);
+	out_str(o, "generator", h->generator == LSKEL_GEN_BPFTOOL ? "bpftool" : "gen-loader");
+}
+
+void out_lskel_sizes(struct out *o, const struct lskel *h)
+{
+	/* bpftool's headers have no format line of the kit */
+	if (h->generator == LSKEL_GEN_BPFTOOL)
+		out_null(o, "format");
+	else
+		out_int(o, "format", h->format);
+	out_int(o, "keyring_id", h->keyring_id);
+	out_int(o, "insns_size", (long long)h->r[R_INSNS].len);
+	out_int(o, "data_size", (long long)h->r[R_DATA].len);
+}
+
 void check_report(struct out *o, const char *path, const struct lskel *h,
 		  const struct verdict *v)
 {
@@ -366,9 +385,7 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	const struct bpfsign_info *info = &v->rep.info;
 	bool sig = v->signed_ && v->rep.checked && info->nr_signers > 0;
 
-	out_str(o, "file", path);
-	out_str(o, "name", h->name);
-	out_str(o, "generator", h->generator == LSKEL_GEN_BPFTOOL ? "bpftool" : "gen-loader");
+	out_lskel_id(o, path, h);
 	/* what the verdict rests on: bpftool's C cannot be re-emitted here */
 	out_str(o, "checked", v->object ?
 		"the whole header, re-emitted byte for byte from the object and options given (--object) and the header's signature; signature over insns || data; excl_hash" :
@@ -384,14 +401,7 @@ void check_report(struct out *o, const char *path, const struct lskel *h,
 	out_str_or_null(o, "skel_internal", v->skel_internal);
 	/* what the load takes from bytes no signature covers: why not "verified" */
 	out_str_or_null(o, "unsigned", v->unsigned_part);
-	/* bpftool's headers have no format line of the kit */
-	if (h->generator == LSKEL_GEN_BPFTOOL)
-		out_null(o, "format");
-	else
-		out_int(o, "format", h->format);
-	out_int(o, "keyring_id", h->keyring_id);
-	out_int(o, "insns_size", (long long)h->r[R_INSNS].len);
-	out_int(o, "data_size", (long long)h->r[R_DATA].len);
+	out_lskel_sizes(o, h);
 	/* a header refused before it was hashed: never computed, null */
 	out_int_or_null(o, "payload_size", v->hashed, (long long)v->payload_sz);
 	out_int_or_null(o, "signature_size", h->r[R_SIGNATURE].len,

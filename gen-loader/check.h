@@ -73,6 +73,11 @@ int check_header(const char *path, const char *text, size_t text_len,
  */
 int check_object(struct verdict *v, const char *path, const char *obj, const char *text,
 		 size_t len, const char *want, size_t want_len);
+/* What a header says of itself, the same keys from inspect and verify:
+ * file, name, generator (out_lskel_id()); format, keyring_id, insns_size,
+ * data_size (out_lskel_sizes()). */
+void out_lskel_id(struct out *o, const char *path, const struct lskel *h);
+void out_lskel_sizes(struct out *o, const struct lskel *h);
 /* The report of check_header(), as key: value lines or JSON. */
 void check_report(struct out *o, const char *path, const struct lskel *h,
 		  const struct verdict *v);

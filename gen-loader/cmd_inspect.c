@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "cmds.h"
 #include "digest.h"
 #include "err.h"
@@ -68,17 +69,8 @@ static int inspect_header(const char *path, const struct lskel *h, struct out *o
 			ret = kit_err(info.kernel_err, "%s: signature: %s", path, info.reason);
 	}
 
-	out_str(o, "file", path);
-	out_str(o, "name", h->name);
-	out_str(o, "generator", h->generator == LSKEL_GEN_BPFTOOL ? "bpftool" : "gen-loader");
-	/* bpftool's headers have no format line of the kit */
-	if (h->generator == LSKEL_GEN_BPFTOOL)
-		out_null(o, "format");
-	else
-		out_int(o, "format", h->format);
-	out_int(o, "keyring_id", h->keyring_id);
-	out_int(o, "insns_size", (long long)h->r[R_INSNS].len);
-	out_int(o, "data_size", (long long)h->r[R_DATA].len);
+	out_lskel_id(o, path, h);
+	out_lskel_sizes(o, h);
 	out_int(o, "payload_size", (long long)len);
 	out_hex(o, "insns_digest", digest, DIGEST_SIZE);
 	if (h->r[R_EXCL_HASH].len) {
