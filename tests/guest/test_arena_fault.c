@@ -8,8 +8,15 @@
  * recover nothing past the guard. The runner's kmsg scan fails the boot on
  * any oops, WARNING, KASAN or lockdep report these provoke.
  */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -190,4 +197,124 @@ TEST(arena_fault_arena_freed_while_running)
 	ASSERT_TRUE(map_gone(info.id), "the arena is freed after the run");
 out:
 	arena_fault__destroy(skel);
+}
+
+#define CG "/sys/fs/cgroup"
+#define CG_ARENA CG "/arena_pgtables"
+#define CGROUP2_MAGIC 0x63677270
+#define MIB (1024 * 1024)
+
+static int write_str(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static long long read_ll(const char *path)
+{
+	char buf[64] = "";
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	return n > 0 ? atoll(buf) : -EIO;
+}
+
+/* A memory cgroup with memory.max of limit_mib, or a negative errno */
+static int memcg_setup(int limit_mib)
+{
+	struct statfs st;
+	char max[32];
+	int err;
+
+	mkdir(CG, 0755);
+	if ((statfs(CG, &st) || st.f_type != CGROUP2_MAGIC) &&
+	    mount("cgroup2", CG, "cgroup2", 0, NULL))
+		return -errno;
+	err = write_str(CG "/cgroup.subtree_control", "+memory");
+	if (err)
+		return err;
+	if (mkdir(CG_ARENA, 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(max, sizeof(max), "%dM", limit_mib);
+	return write_str(CG_ARENA "/memory.max", max);
+}
+
+struct charge_result {
+	long long first_charge;	/* memory.current growth for the first arena */
+	int created;		/* arenas created before the first refusal */
+	int err;		/* errno of that refusal */
+};
+
+/* In a child moved into the memcg: create arenas until one is refused */
+static void create_arenas_in_memcg(struct charge_result *r)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE);
+	long long before;
+	int i, fd;
+
+	if (write_str(CG_ARENA "/cgroup.procs", "0"))
+		_exit(2);
+	before = read_ll(CG_ARENA "/memory.current");
+	for (i = 0; i < 16; i++) {
+		fd = bpf_map_create(BPF_MAP_TYPE_ARENA, "pgt", 0, 0, 1, &opts);
+		if (fd < 0) {
+			r->err = errno;
+			break;
+		}
+		if (!i)
+			r->first_charge = read_ll(CG_ARENA "/memory.current") - before;
+		r->created++;
+	}
+	/* exit closes the arenas */
+	_exit(0);
+}
+
+/*
+ * The attacker holds CAP_BPF (or a token) inside a memory cgroup and
+ * creates one-page arenas: each allocates the kernel page tables of its
+ * whole 4 GiB range (about 8 MiB) at creation. Pins that they are charged
+ * to its memcg: memory.current grows by them, and at a 20 MiB memory.max
+ * the third arena is refused with ENOMEM (uncharged, 16 would pin 128 MiB).
+ */
+TEST(arena_pgtables_charged)
+{
+	struct charge_result *r = mmap(NULL, sizeof(*r), PROT_READ | PROT_WRITE,
+				       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int status = 0;
+	pid_t pid;
+
+	if (!ASSERT_TRUE(r != MAP_FAILED, "shared result page") ||
+	    !ASSERT_OK(memcg_setup(20), "memory cgroup with memory.max 20M"))
+		return;
+	memset(r, 0, sizeof(*r));
+	pid = fork();
+	if (!pid)
+		create_arenas_in_memcg(r);
+	if (!ASSERT_OK(pid, "fork") ||
+	    !ASSERT_EQ(waitpid(pid, &status, 0), pid, "wait") ||
+	    !ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status), "child joined the memcg"))
+		goto out;
+	printf("# first arena charged %lld KiB; %d created, then errno %d\n",
+	       r->first_charge / 1024, r->created, r->err);
+	/* fails without the charge: a one-page arena costs a few KiB there */
+	ASSERT_GE(r->first_charge, 8 * MIB, "the first arena charges its page tables");
+	ASSERT_EQ(r->created, 2, "two arenas fit in 20 MiB");
+	/* the arena that would pass memory.max is refused, not created */
+	ASSERT_EQ(r->err, ENOMEM, "the third is refused with ENOMEM");
+out:
+	/* the child has gone: the memcg is empty (its arenas are freed via RCU
+	 * and a workqueue, the charge goes with them)
+	 */
+	rmdir(CG_ARENA);
+	munmap(r, sizeof(*r));
 }
