@@ -373,7 +373,14 @@ int k_verify(const unsigned char *sig, size_t sig_len, const void *data, size_t 
 		err = kit_err(-EBADMSG, "signature: the payload is embedded, not detached (the kernel: 'PKCS#7 signature with non-detached data', EBADMSG)");
 		goto out;
 	}
-	/* pkcs7_verify(pkcs7, VERIFYING_BPF_SIGNATURE) */
+	/* pkcs7_verify(pkcs7, VERIFYING_BPF_SIGNATURE): with signed attributes
+	 * the key signs only the attribute set, so any signature of its owner
+	 * over bytes that parse as one would vouch for any program.
+	 */
+	if (m->have_authattrs) {
+		err = kit_err(-EKEYREJECTED, "signature: has signed attributes: BPF signatures sign the data directly, sign with -noattr (the kernel: 'signature has signed attributes', EKEYREJECTED)");
+		goto out;
+	}
 	if (m->data_type != K_OID_data) {
 		err = kit_err(-EKEYREJECTED, "signature: not pkcs7-data (the kernel: 'Invalid BPF sig', EKEYREJECTED)");
 		goto out;
