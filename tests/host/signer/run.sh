@@ -726,9 +726,25 @@ t_key_sha256() {
 	run "$bpfsign" verify --json --cert "$keys/signing-ec.crt" p.p7s
 	expect_eq "$(json out key_sha256)" None "failed verify: key_sha256 null" || return 1
 	# inspect: of the certificate given, null without one
-	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" p.p7s
+	"$bpfsign" sign --key "$keys/signing-ec.key" --cert "$keys/signing-ec.crt" --out e.p7s p ||
+		return 1
+	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" e.p7s
 	expect_rc 0 "inspect --cert" && expect_eq "$(json out key_sha256)" "$ec" "inspect --cert (P-256)" ||
 		return 1
+	# pins cert_is_signer(): a certificate the SignerInfo does not name gets
+	# no digest, ENOKEY (5), whether named by key id or issuer and serial
+	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" p.p7s
+	expect_rc 5 "inspect --cert of another signer" &&
+	expect_eq "$(json out key_sha256)" None "no key_sha256 for another signer" &&
+	expect_eq "$(json out error)" ENOKEY "its error" &&
+	expect_err "not the signer the signature names" || return 1
+	openssl cms -sign -binary -noattr -nocerts -md sha256 -outform DER \
+		-signer "$keys/signing.crt" -inkey "$keys/signing.key" -in p -out is.p7s || return 1
+	run "$bpfsign" inspect --json --cert "$keys/signing.crt" is.p7s
+	expect_rc 0 "inspect --cert, issuer and serial" &&
+	expect_eq "$(json out key_sha256)" "$rsa" "inspect --cert, issuer and serial" || return 1
+	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" is.p7s
+	expect_rc 5 "inspect --cert of another issuer and serial" || return 1
 	run "$bpfsign" inspect --json p.p7s
 	expect_eq "$(json out key_sha256)" None "inspect without --cert: null" || return 1
 	run "$bpfsign" inspect --cert "$keys/signing.crt" p.p7s
