@@ -378,6 +378,15 @@ int k_verify(const unsigned char *sig, size_t sig_len, const void *data, size_t 
 	 * over bytes that parse as one would vouch for any program.
 	 */
 	if (m->have_authattrs) {
+		/* bpf_prog_verify_signature(): pkcs7_get_content_digest() of the
+		 * first SignerInfo comes before pkcs7_verify(), so a messageDigest
+		 * of the wrong size is still EBADMSG (ENOPKG is left to go on)
+		 */
+		if (data && m->nr_sinfos) {
+			err = sinfo_digest(&m->sinfos[0], data, len, vp->md[0], &vp->md_len[0]);
+			if (err && err != -ENOPKG)
+				goto out;
+		}
 		err = kit_err(-EKEYREJECTED, "signature: has signed attributes: BPF signatures sign the data directly, sign with -noattr (the kernel: 'signature has signed attributes', EKEYREJECTED)");
 		goto out;
 	}
