@@ -373,7 +373,23 @@ int k_verify(const unsigned char *sig, size_t sig_len, const void *data, size_t 
 		err = kit_err(-EBADMSG, "signature: the payload is embedded, not detached (the kernel: 'PKCS#7 signature with non-detached data', EBADMSG)");
 		goto out;
 	}
-	/* pkcs7_verify(pkcs7, VERIFYING_BPF_SIGNATURE) */
+	/* pkcs7_verify(pkcs7, VERIFYING_BPF_SIGNATURE): with signed attributes
+	 * the key signs only the attribute set, so any signature of its owner
+	 * over bytes that parse as one would vouch for any program.
+	 */
+	if (m->have_authattrs) {
+		/* bpf_prog_verify_signature(): pkcs7_get_content_digest() of the
+		 * first SignerInfo comes before pkcs7_verify(), so a messageDigest
+		 * of the wrong size is still EBADMSG (ENOPKG is left to go on)
+		 */
+		if (data && m->nr_sinfos) {
+			err = sinfo_digest(&m->sinfos[0], data, len, vp->md[0], &vp->md_len[0]);
+			if (err && err != -ENOPKG)
+				goto out;
+		}
+		err = kit_err(-EKEYREJECTED, "signature: has signed attributes: BPF signatures sign the data directly, sign with -noattr (the kernel: 'signature has signed attributes', EKEYREJECTED)");
+		goto out;
+	}
 	if (m->data_type != K_OID_data) {
 		err = kit_err(-EKEYREJECTED, "signature: not pkcs7-data (the kernel: 'Invalid BPF sig', EKEYREJECTED)");
 		goto out;

@@ -303,13 +303,16 @@ static struct prediction predict_load(const struct load *l)
 			FAIL(0, "mutated signature");
 		if (blacklisted)
 			FAIL(EKEYREJECTED, "blacklisted payload hash");
+		/* pkcs7_verify(VERIFYING_BPF_SIGNATURE): before the revocation
+		 * list and the keyring, however good the signature
+		 */
+		if (l->attrs)
+			FAIL(EKEYREJECTED, "signed attributes");
 		/* is_key_on_revocation_list(): the signature verifies with a key of
 		 * .blacklist (only then; a signature of other bytes goes on)
 		 */
 		if (l->key == K_REVOKED && !mismatch)
 			FAIL(EKEYREJECTED, "certificate on the revocation list");
-		if (l->attrs && mismatch)
-			FAIL(EKEYREJECTED, "messageDigest of other bytes");
 		if (!(rm.present & 1u << l->key)) {
 			if (rm.revoked_only & 1u << l->key)
 				FAIL(EKEYREVOKED, "the signer's key is revoked");

@@ -335,7 +335,8 @@ static void main_key(void)
 	long fd;
 
 	cnt = tmpl_insns(0, -1, insns);
-	sig_len = sig_make(K_SIGNING, insns, cnt * sizeof(struct bpf_insn), rnd_chance(1, 2), &sig);
+	/* no signed attributes: the kernel refuses those before any key */
+	sig_len = sig_make(K_SIGNING, insns, cnt * sizeof(struct bpf_insn), false, &sig);
 	if (sig_len < 0)
 		violation("race: signing template 0 failed");
 	ep.keyring = add_key("keyring", "fz-race", NULL, 0, KEY_SPEC_SESSION_KEYRING);

@@ -89,14 +89,34 @@ static const struct bpf_insn loader_insns[] = {
 
 int load_signed_loader(const char *name, int keyring_id)
 {
-	const size_t sz = offsetofend(union bpf_attr, keyring_id);
+	return load_signed_loader_form(name, keyring_id, false);
+}
+
+int load_signed_loader_form(const char *name, int keyring_id, bool signed_attrs)
+{
 	unsigned char *sig;
-	union bpf_attr attr;
 	int fd, len;
 
-	len = cms_sign(name, loader_insns, sizeof(loader_insns), 0, &sig);
+	len = cms_sign(name, loader_insns, sizeof(loader_insns), signed_attrs, &sig);
 	if (len < 1)
 		return -EINVAL;
+	fd = load_loader_sig(sig, len, keyring_id);
+	free(sig);
+	return fd;
+}
+
+const void *loader_payload(size_t *len)
+{
+	*len = sizeof(loader_insns);
+	return loader_insns;
+}
+
+int load_loader_sig(const unsigned char *sig, int len, int keyring_id)
+{
+	const size_t sz = offsetofend(union bpf_attr, keyring_id);
+	union bpf_attr attr;
+	int fd;
+
 	memset(&attr, 0, sz);
 	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
 	attr.prog_flags = BPF_F_SLEEPABLE;
@@ -111,6 +131,5 @@ int load_signed_loader(const char *name, int keyring_id)
 	attr.log_level = 1;
 	vlog[0] = 0;
 	fd = syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sz);
-	free(sig);
 	return fd < 0 ? -errno : fd;
 }

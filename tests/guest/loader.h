@@ -7,6 +7,9 @@
 #ifndef BPFSIGN_LOADER_H
 #define BPFSIGN_LOADER_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 struct mini_loader;
 
 /*
@@ -25,6 +28,11 @@ int mini_loader_run(struct mini_loader *ml);
  * -errno with the verifier log in vlog.
  */
 int load_signed_loader(const char *name, int keyring_id);
+/* The same, its CMS with signed attributes when signed_attrs */
+int load_signed_loader_form(const char *name, int keyring_id, bool signed_attrs);
+/* The bytes that loader signs (its instructions), and its load with sig */
+const void *loader_payload(size_t *len);
+int load_loader_sig(const unsigned char *sig, int len, int keyring_id);
 /*
  * skel_counter (signed by signing.key) loads, attaches and its child program
  * counts three getppid() calls of this process; what names the load.

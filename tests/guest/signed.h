@@ -44,4 +44,10 @@ __u32 last_id(int (*next)(__u32, __u32 *));
  */
 void expect_load(struct load *l, int err, const char *log, const char *what);
 
+/* The verifier log line of a signature refused for its signed attributes
+ * (-EKEYREJECTED): BPF signatures, like module signatures, take none.
+ */
+#define SIGNED_ATTRS_LOG \
+	"signature has signed attributes: BPF signatures sign the data directly (sign with -noattr)"
+
 #endif

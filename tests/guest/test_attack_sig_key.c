@@ -46,6 +46,7 @@
 #include "util.h"
 #include "sign.h"
 #include "signed.h"
+#include "loader.h"
 
 #define CLI		"/tests/bpfsign-policy"
 #define CLONE_POLICY	"/tmp/attack-clone.policy"
@@ -1008,4 +1009,50 @@ TEST(attack_sig_key_chain_signing_oracle)
 	close(fd);
 out:
 	free_load(&l);
+}
+
+/*
+ * A signed loader whose own signature is a chain signature (the leaf, in no
+ * keyring, certified by team A's builtin key): the loader verifies and has
+ * no key (above), and its children inherit exactly that: loader_verdict
+ * verified against builtin, loader_key none.  Attacker: the holder of a
+ * certificate A issued, hoping a policy that admits children by their
+ * loader's key ("key allow sha256:A") reads A for them.  Pins
+ * bpf_prog_load()'s copy of the loader's sig_key into loader_key.
+ */
+TEST(attack_sig_key_chain_loader_children)
+{
+	unsigned char *sig = NULL;
+	const void *insns;
+	int fd, child, len;
+	char v[160];
+	size_t n;
+
+	if (!ASSERT_TRUE(mint_leaf("signing"), "team A's key certifies a fresh leaf key"))
+		return;
+	insns = loader_payload(&n);
+	len = sign_with_cert(LEAF, insns, n, &sig);
+	if (!ASSERT_GE(len, 1, "the leaf signs the loader, its cert inside"))
+		return;
+	fd = load_loader_sig(sig, len, BUILTIN);
+	free(sig);
+	if (!ASSERT_GE(fd, 0, "the chain-signed loader verifies against builtin")) {
+		printf("#   log: %.300s\n", vlog);
+		return;
+	}
+	prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v));
+	ASSERT_STREQ(v, "none", "the loader itself records no key");
+	child = loader_run(fd);
+	if (ASSERT_GE(child, 0, "the loader loads its child")) {
+		prog_fdinfo(child, "loader_verdict", v, sizeof(v));
+		ASSERT_STREQ(v, "verified", "the child's loader_verdict");
+		prog_fdinfo(child, "loader_keyring", v, sizeof(v));
+		ASSERT_STREQ(v, "builtin", "the child's loader_keyring");
+		prog_fdinfo(child, "loader_key_sha256", v, sizeof(v));
+		ASSERT_STREQ(v, "none", "the child's loader_key: none, not team A's");
+		prog_fdinfo(child, "loader_key", v, sizeof(v));
+		ASSERT_STREQ(v, "none", "the child's loader_key id: none");
+		close(child);
+	}
+	close(fd);
 }

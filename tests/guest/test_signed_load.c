@@ -17,6 +17,7 @@
 #include "sign.h"
 #include "fixture.h"
 #include "signed.h"
+#include "loader.h"
 #include "verdict.skel.h"
 #include "audit.h"
 #include "skel_counter.lskel.h"
@@ -65,20 +66,63 @@ TEST(signed_load_ecdsa_and_two_metadata_maps)
 	free_load(&l);
 }
 
+/*
+ * Attacker: anyone holding one signature of a trusted key over bytes that
+ * parse as a CMS signed-attribute SET. With signed attributes the key signs
+ * only that SET, whose messageDigest names any program; so every signature
+ * with signed attributes is refused, however good, over a program alone and
+ * over insns || metadata alike (test_attack_round2_sig_key.c has the splice).
+ */
 TEST(signed_load_signed_attributes)
 {
+	const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
 	struct load l;
+	int fd;
 
-	if (!make_load(&l, 1, "signing", BUILTIN))
-		return;
-	/* VERIFYING_BPF_SIGNATURE accepts CMS with signed attributes */
-	if (sign_load(&l, "signing", 0, true))
-		expect_load(&l, 0, NULL, "CMS with signed attributes");
+	if (make_load(&l, 1, "signing", BUILTIN)) {
+		/* pins VERIFYING_BPF_SIGNATURE's refusal of signed attributes */
+		if (sign_load(&l, "signing", 0, true))
+			expect_load(&l, EKEYREJECTED, SIGNED_ATTRS_LOG,
+				    "signed attributes over insns || metadata");
+		/* the same load signed without them loads */
+		if (sign_load(&l, "signing", 0, false))
+			expect_load(&l, 0, NULL, "the same load, no signed attributes");
+	}
+	free_load(&l);
+
+	if (make_load_insns(&l, ret0, ARRAY_LEN(ret0), 0, "signing", BUILTIN)) {
+		/* pins the same refusal over a program's instructions alone */
+		if (sign_load(&l, "signing", 0, true))
+			expect_load(&l, EKEYREJECTED, SIGNED_ATTRS_LOG,
+				    "signed attributes over a program");
+		if (sign_load(&l, "signing", 0, false)) {
+			fd = sys_prog_load(&l);
+			if (ASSERT_GE(fd, 0, "the same program, no signed attributes"))
+				close(fd);
+		}
+	}
 	free_load(&l);
 }
 
+TEST(signed_load_loader_signed_attributes)
+{
+	__u32 progs = last_id(bpf_prog_get_next_id);
+	int fd;
+
+	/* pins the same refusal for a signed BPF_PROG_TYPE_SYSCALL loader */
+	fd = load_signed_loader_form("signing", BUILTIN, true);
+	if (fd >= 0)
+		close(fd);
+	ASSERT_EQ(fd, -EKEYREJECTED, "loader signed with signed attributes");
+	ASSERT_HAS(vlog, SIGNED_ATTRS_LOG, "its verifier log");
+	ASSERT_EQ(last_id(bpf_prog_get_next_id), progs, "no program left behind");
+	fd = load_signed_loader_form("signing", BUILTIN, false);
+	if (ASSERT_GE(fd, 0, "the same loader signed without them"))
+		close(fd);
+}
+
 /* Signatures made on the host by other tools over tools/mkpayload's bytes */
-static void host_signature(const char *file, const char *what)
+static void host_signature(const char *file, int err, const char *log, const char *what)
 {
 	struct load l;
 
@@ -87,24 +131,26 @@ static void host_signature(const char *file, const char *what)
 	free(l.sig);
 	l.sig_len = read_file(file, &l.sig);
 	if (ASSERT_GE(l.sig_len, 1, file))
-		expect_load(&l, 0, NULL, what);
+		expect_load(&l, err, log, what);
 	free_load(&l);
 }
 
 TEST(signed_load_openssl_cms_cli)
 {
-	host_signature("payload.openssl.p7s", "openssl cms -sign -noattr signature");
-	host_signature("payload.openssl-attr.p7s", "openssl cms -sign signature with attributes");
+	host_signature("payload.openssl.p7s", 0, NULL, "openssl cms -sign -noattr signature");
+	/* pins the signed-attributes refusal for openssl's own CLI output */
+	host_signature("payload.openssl-attr.p7s", EKEYREJECTED, SIGNED_ATTRS_LOG,
+		       "openssl cms -sign signature with attributes");
 }
 
 TEST(signed_load_sign_file)
 {
-	host_signature("payload.bin.p7s", "scripts/sign-file -d signature");
+	host_signature("payload.bin.p7s", 0, NULL, "scripts/sign-file -d signature");
 }
 
 TEST(signed_load_bpfsign)
 {
-	host_signature("payload.bpfsign.p7s", "bpfsign sign signature");
+	host_signature("payload.bpfsign.p7s", 0, NULL, "bpfsign sign signature");
 }
 
 TEST(signed_load_tampering)

@@ -700,6 +700,13 @@ t_attach_refuses() {
 	expect_rc 3 "attach of a signature with S/MIME capabilities" &&
 	expect_err "S/MIME capabilities" || return 1
 	[ ! -e c.h ] || { echo "attach wrote a header the kernel would refuse"; return 1; }
+	# pins VERIFYING_BPF_SIGNATURE's refusal of signed attributes (a good signature)
+	openssl cms -sign -binary -nosmimecap -md sha256 -outform DER -signer "$keys/signing.crt" \
+		-inkey "$keys/signing.key" -in p.bin -out sa.p7s || return 1
+	run "$gl" attach --signature sa.p7s --cert "$keys/signing.crt" -o s.h u.h
+	expect_rc 3 "attach of a signature with signed attributes" &&
+	expect_err "has signed attributes" && expect_err "sign with -noattr" || return 1
+	[ ! -e s.h ] || { echo "attach wrote a header the kernel would refuse"; return 1; }
 	# an embedded certificate the kernel's X.509 parser refuses (an Ed25519
 	# key and signature): the kernel would refuse the load (ENOPKG), so attach
 	# refuses it

@@ -253,27 +253,33 @@ t_sign_file_interop() {
 	cmp b.p7s m.p7s || { echo "bpfsign and sign-file -dk output differ"; return 1; }
 }
 
-# VERIFYING_BPF_SIGNATURE takes signed attributes; S/MIME capabilities
-# (openssl's default) are refused by the parser, outside Authenticode.
+# VERIFYING_BPF_SIGNATURE refuses signed attributes, as module signatures do
+# (a key's signature over any attribute SET would vouch for any program);
+# S/MIME capabilities (openssl's default) are refused by the parser first.
 t_verify_signed_attrs_form() {
 	payload p
 	openssl cms -sign -binary -md sha256 -outform DER -signer "$keys/signing.crt" \
 		-inkey "$keys/signing.key" -in p -out caps.p7s &&
 	openssl cms -sign -binary -nosmimecap -md sha256 -outform DER -signer "$keys/signing.crt" \
 		-inkey "$keys/signing.key" -in p -out p.p7s || { echo "openssl cms -sign failed"; return 1; }
-	# the parser's S/MIME capabilities check: everything else verifies
+	# pins the parser's S/MIME capabilities check
 	run "$bpfsign" verify --cert "$keys/signing.crt" --json --payload p caps.p7s
 	expect_rc 3 "verify a signature with S/MIME capabilities" || return 1
 	expect_eq "$(json out error)" EKEYREJECTED "error of S/MIME capabilities" || return 1
 	expect_err "S/MIME capabilities" || return 1
-	run "$bpfsign" verify --cert "$keys/signing.crt" --json p.p7s
-	expect_rc 0 "verify a signature with signed attributes" || return 1
-	expect_eq "$(json out kernel_ok)" True "kernel_ok of a signed-attribute form" || return 1
+	# pins VERIFYING_BPF_SIGNATURE's signed-attributes refusal (the signature itself is good)
+	run "$bpfsign" verify --cert "$keys/signing.crt" --json --payload p p.p7s
+	expect_rc 3 "verify a signature with signed attributes" || return 1
+	expect_eq "$(json out error)" EKEYREJECTED "error of signed attributes" || return 1
+	expect_eq "$(json out kernel_ok)" False "kernel_ok of a signed-attribute form" || return 1
 	expect_eq "$(json out signed_attributes)" True "signed_attributes" || return 1
-	echo x >> p
-	# the messageDigest attribute check: the signature over the attributes still holds
-	run "$bpfsign" verify --cert "$keys/signing.crt" p.p7s
-	expect_rc 3 "tampered payload, signed attributes" && expect_err "digest mismatch"
+	expect_err "has signed attributes" || return 1
+	expect_err "sign with -noattr" || return 1
+	# the same bytes signed without attributes verify
+	openssl cms -sign -binary -noattr -md sha256 -outform DER -signer "$keys/signing.crt" \
+		-inkey "$keys/signing.key" -in p -out n.p7s || { echo "openssl cms -sign failed"; return 1; }
+	run "$bpfsign" verify --cert "$keys/signing.crt" --payload p n.p7s
+	expect_rc 0 "the same payload signed with -noattr"
 }
 
 # --- refusals when signing: exit 1, a message naming the file, no output ----
@@ -720,9 +726,25 @@ t_key_sha256() {
 	run "$bpfsign" verify --json --cert "$keys/signing-ec.crt" p.p7s
 	expect_eq "$(json out key_sha256)" None "failed verify: key_sha256 null" || return 1
 	# inspect: of the certificate given, null without one
-	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" p.p7s
+	"$bpfsign" sign --key "$keys/signing-ec.key" --cert "$keys/signing-ec.crt" --out e.p7s p ||
+		return 1
+	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" e.p7s
 	expect_rc 0 "inspect --cert" && expect_eq "$(json out key_sha256)" "$ec" "inspect --cert (P-256)" ||
 		return 1
+	# pins cert_is_signer(): a certificate the SignerInfo does not name gets
+	# no digest, ENOKEY (5), whether named by key id or issuer and serial
+	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" p.p7s
+	expect_rc 5 "inspect --cert of another signer" &&
+	expect_eq "$(json out key_sha256)" None "no key_sha256 for another signer" &&
+	expect_eq "$(json out error)" ENOKEY "its error" &&
+	expect_err "not the signer the signature names" || return 1
+	openssl cms -sign -binary -noattr -nocerts -md sha256 -outform DER \
+		-signer "$keys/signing.crt" -inkey "$keys/signing.key" -in p -out is.p7s || return 1
+	run "$bpfsign" inspect --json --cert "$keys/signing.crt" is.p7s
+	expect_rc 0 "inspect --cert, issuer and serial" &&
+	expect_eq "$(json out key_sha256)" "$rsa" "inspect --cert, issuer and serial" || return 1
+	run "$bpfsign" inspect --json --cert "$keys/signing-ec.crt" is.p7s
+	expect_rc 5 "inspect --cert of another issuer and serial" || return 1
 	run "$bpfsign" inspect --json p.p7s
 	expect_eq "$(json out key_sha256)" None "inspect without --cert: null" || return 1
 	run "$bpfsign" inspect --cert "$keys/signing.crt" p.p7s
@@ -795,6 +817,15 @@ t_inspect_flags_kernel_refusals() {
 	expect_eq "$(json out signed_attributes)" True signed_attributes &&
 	expect_eq "$(json out kernel_error)" EKEYREJECTED kernel_error &&
 	case $(json out kernel_reason) in *"S/MIME capabilities"*) ;; *) echo "reason: $(json out kernel_reason)"; false ;; esac || return 1
+	# pins VERIFYING_BPF_SIGNATURE's signed-attributes refusal: a form report, refused
+	openssl cms -sign -binary -nosmimecap -md sha256 -outform DER -signer "$keys/signing.crt" \
+		-inkey "$keys/signing.key" -in p -out sa.p7s || { echo "openssl cms -sign failed"; return 1; }
+	run "$bpfsign" inspect --json sa.p7s
+	expect_rc 3 "inspect of a form with signed attributes" || return 1
+	expect_eq "$(json out kernel_ok)" False kernel_ok &&
+	expect_eq "$(json out signed_attributes)" True signed_attributes &&
+	expect_eq "$(json out kernel_error)" EKEYREJECTED kernel_error &&
+	case $(json out kernel_reason) in *"has signed attributes"*"-noattr"*) ;; *) echo "reason: $(json out kernel_reason)"; false ;; esac || return 1
 	# embedded certificates: the kernel takes them (and may chain through them)
 	run "$bpfsign" inspect --json certs.p7s
 	expect_rc 0 "inspect of a form with certificates" || return 1
@@ -1074,7 +1105,7 @@ t "openssl cms -verify accepts bpfsign signatures" t_openssl_verifies_bpfsign
 t "bpfsign verifies, and equals, openssl cms -sign -keyid" t_bpfsign_equals_openssl_keyid
 t "bpfsign verifies openssl cms -sign issuer+serial" t_bpfsign_verifies_openssl_issuer_serial
 t "interop with the kernel's scripts/sign-file -d" t_sign_file_interop
-t "verify: S/MIME capabilities refused, signed attributes taken" t_verify_signed_attrs_form
+t "verify: S/MIME capabilities and signed attributes refused" t_verify_signed_attrs_form
 t "sign refuses SHA-1" t_refuse_sha1
 t "sign refuses RSA-1024" t_refuse_rsa1024
 t "sign refuses a key/cert mismatch" t_refuse_mismatch
