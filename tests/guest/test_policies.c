@@ -465,6 +465,7 @@ out:
 /* Permissive: every load passes, what enforce would refuse is logged. */
 TEST_EXPLICIT(policy_keyring_allowlist_permissive)
 {
+	struct iter_write_value *it;
 	char pid[32];
 	struct fixture f;
 
@@ -493,6 +494,15 @@ TEST_EXPLICIT(policy_keyring_allowlist_permissive)
 			   "logged as would-deny, errno 0");
 		ASSERT_TRUE(!strstr(cli_out, "\"decision\":\"deny\""), "nothing denied");
 	}
+	/* the guard follows the mode: a value-writing iterator (refused in
+	 * enforce mode, attack_policy_guard_iterator) loads, a would-deny
+	 */
+	it = iter_write_value__open_and_load();
+	if (ASSERT_TRUE(it != NULL, "value-writing iterator, permissive"))
+		iter_write_value__destroy(it);
+	if (CLI_OK("log", "log", "keyring-allowlist"))
+		ASSERT_HAS(cli_out, "\"decision\":\"would-deny\",\"stage\":\"guard\",\"errno\":0",
+			   "the guard's would-deny");
 out:
 	teardown(&f);
 }
