@@ -5,7 +5,8 @@
  * write them".  Each attack_* test loads a policy with the CLI, tries one
  * way around the guard as root without the signing key, and asserts the
  * property; a FAIL is the bypass, and its "# BYPASS" line says what the
- * attacker got.  Explicit and in no boot: run them with
+ * attacker got.  Explicit; all but attack_policy_reload_race run in the
+ * guest-policies-guard boot (scripts/run-tests.sh), or by name:
  *
  *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_policy_fmod_ret_skips_guard ...
  *

@@ -9,7 +9,7 @@
  * 'weakens-policy' (tracing, kprobe, cgroup_skb).  A FAIL is a bypass and
  * its "# BYPASS" line says what the attacker got.  Explicit;
  * attack_round2_trampoline_full_reload and attack_round2_tail_call_into_policy
- * run in the guest-policies boot (scripts/run-tests.sh), the others in no
+ * run in the guest-policies-guard boot (scripts/run-tests.sh), the others in no
  * boot:
  *
  *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_round2_kprobe_override ...
