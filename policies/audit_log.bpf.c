@@ -88,4 +88,4 @@ int audit_check(unsigned long long *ctx)
 
 /* every map above: only this policy's programs reach them (policy.bpf.h) */
 #define POLICY_MAPS(X)	BPFSIGN_COMMON_MAPS(X) X(lsm_ret)
-BPFSIGN_GUARD(BPFSIGN_POLICY_AUDIT_LOG, POLICY_MAPS)
+BPFSIGN_GUARD(BPFSIGN_POLICY_AUDIT_LOG, POLICY_MAPS, false)

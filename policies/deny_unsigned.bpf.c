@@ -39,10 +39,12 @@ int BPF_PROG(deny_unsigned, struct bpf_prog *prog, union bpf_attr *attr,
 		count(BPFSIGN_STAT_ALLOW);
 		return 0;
 	}
-	record(prog, attr, kernel, BPFSIGN_POLICY_DENY_UNSIGNED, BPFSIGN_DENY, BPFSIGN_STAGE_LSM, -EPERM);
+	/* refused either way; "hook" names an attempt on a policy's trampoline */
+	record(prog, attr, kernel, BPFSIGN_POLICY_DENY_UNSIGNED, BPFSIGN_DENY,
+	       policy_hook_target(aux) ? BPFSIGN_STAGE_HOOK : BPFSIGN_STAGE_LSM, -EPERM);
 	return -EPERM;
 }
 
 /* every map above: only this policy's programs reach them (policy.bpf.h) */
 #define POLICY_MAPS(X)	BPFSIGN_COMMON_MAPS(X)
-BPFSIGN_GUARD(BPFSIGN_POLICY_DENY_UNSIGNED, POLICY_MAPS)
+BPFSIGN_GUARD(BPFSIGN_POLICY_DENY_UNSIGNED, POLICY_MAPS, false)

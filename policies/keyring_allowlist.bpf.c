@@ -21,7 +21,12 @@
  *                         unsigned program.
  *   unsigned              allow_unsigned (default: deny), or prog->type
  *                         in allow_types ("unsigned allow type NAME": e.g.
- *                         systemd's unsigned cgroup_skb filters)
+ *                         systemd's unsigned cgroup_skb filters); never one
+ *                         that would attach to a function a policy attaches
+ *                         to (policy_hook_target(), stage "hook"), whatever
+ *                         the rules: it would take a slot of that function's
+ *                         trampoline, and 38 of them keep the policy from
+ *                         being attached again
  *
  * Permissive mode counts and logs what it would deny, and denies nothing.
  *
@@ -193,8 +198,9 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 {
 	struct bpf_prog_aux *aux = prog->aux;
 	struct bpfsign_allow_config *cfg;
+	__u8 stage = BPFSIGN_STAGE_LSM;
 	__u32 zero = 0;
-	bool allow;
+	bool allow = false;
 
 	if (ret)
 		return ret;
@@ -208,6 +214,8 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 	else if (verified_loader(aux))
 		allow = cfg->allow_children && loader_keyring_allowed(cfg, aux) &&
 			key_allowed(aux, true);
+	else if (policy_hook_target(aux))
+		stage = BPFSIGN_STAGE_HOOK;	/* whatever the type rules say */
 	else
 		allow = cfg->allow_unsigned || type_allowed(cfg, prog);
 	/* attached only once configured; fail closed all the same */
@@ -219,14 +227,23 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 	}
 	if (cfg->permissive) {
 		record(prog, attr, kernel, BPFSIGN_POLICY_KEYRING_ALLOWLIST, BPFSIGN_WOULD_DENY,
-		       BPFSIGN_STAGE_LSM, 0);
+		       stage, 0);
 		return 0;
 	}
-	record(prog, attr, kernel, BPFSIGN_POLICY_KEYRING_ALLOWLIST, BPFSIGN_DENY, BPFSIGN_STAGE_LSM,
-	       -EPERM);
+	record(prog, attr, kernel, BPFSIGN_POLICY_KEYRING_ALLOWLIST, BPFSIGN_DENY, stage, -EPERM);
 	return -EPERM;
 }
 
 /* every map above: only this policy's programs reach them (policy.bpf.h) */
 #define POLICY_MAPS(X)	BPFSIGN_COMMON_MAPS(X) X(config) X(keyrings) X(keys_config) X(keys)
-BPFSIGN_GUARD(BPFSIGN_POLICY_KEYRING_ALLOWLIST, POLICY_MAPS)
+/* the mode of the frozen config: a permissive policy's guard refuses nothing */
+static __always_inline bool allowlist_permissive(void)
+{
+	struct bpfsign_allow_config *cfg;
+	__u32 zero = 0;
+
+	cfg = bpf_map_lookup_elem(&config, &zero);
+	return cfg && cfg->permissive;
+}
+
+BPFSIGN_GUARD(BPFSIGN_POLICY_KEYRING_ALLOWLIST, POLICY_MAPS, allowlist_permissive())

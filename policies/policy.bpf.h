@@ -21,6 +21,7 @@
 #include "policy.h"
 
 #define EPERM 1
+#define EAGAIN 11
 #define EACCES 13
 
 struct {
@@ -215,6 +216,78 @@ static __always_inline bool kernel_own_load(bool kernel, struct bpf_prog_aux *au
 }
 
 /*
+ * Would the program being loaded attach to a function one of the kit's
+ * policies attaches to (BPFSIGN_POLICY_HOOKS, policy.h)?  At
+ * security_bpf_prog_load() the verifier has not yet resolved the target
+ * (aux->attach_func_name is set later, by check_attach_btf_id()), so the
+ * name is read where the kernel will read it: the BTF type attach_btf_id
+ * of attach_btf, walking down to the base BTF as btf_type_by_id() and
+ * btf_name_by_offset() do (a module's split BTF can name a vmlinux id).
+ * Whatever the program type: fentry, fexit, fmod_ret, LSM (BPF_LSM_MAC and
+ * BPF_LSM_CGROUP's shim) all take a slot of the function's trampoline.
+ * A tracing program cannot be linked later to another kernel function than
+ * the one it was loaded for (bpf_tracing_prog_attach() re-targets only to
+ * a BPF program), and a program whose target is a BPF program (dst_prog:
+ * freplace, fentry on a program) uses that program's trampoline, which the
+ * guard keeps from the policy's own programs.
+ */
+#define HOOK_NAME_LEN	32	/* the longest name in BPFSIGN_POLICY_HOOKS fits */
+
+static __always_inline bool hook_name_is(const char *name, long len, const char *want,
+					 __u32 want_len)
+{
+	__u32 i;
+
+	if (len != want_len)
+		return false;
+	/* unrolled: want[i] is a constant, no .rodata */
+#pragma unroll
+	for (i = 0; i < HOOK_NAME_LEN; i++) {
+		if (i >= want_len)
+			break;
+		if (name[i] != want[i])
+			return false;
+	}
+	return true;
+}
+
+#define HOOK_IS(fn)	|| hook_name_is(name, len, #fn, sizeof(#fn))
+
+static __always_inline bool policy_hook_target(struct bpf_prog_aux *aux)
+{
+	struct btf *btf = BPF_CORE_READ(aux, attach_btf);
+	__u32 id = BPF_CORE_READ(aux, attach_btf_id), off, i;
+	char name[HOOK_NAME_LEN] = {};
+	const char *strs;
+	struct btf_type **types, *t = NULL;
+	long len;
+
+	if (!btf || !id || BPF_CORE_READ(aux, dst_prog))
+		return false;
+	/* split BTF is one level deep (a module's over vmlinux) */
+	for (i = 0; i < 2 && btf && id < BPF_CORE_READ(btf, start_id); i++)
+		btf = BPF_CORE_READ(btf, base_btf);
+	if (!btf)
+		return false;
+	id -= BPF_CORE_READ(btf, start_id);
+	if (id >= BPF_CORE_READ(btf, nr_types))
+		return false;
+	types = BPF_CORE_READ(btf, types);
+	bpf_core_read(&t, sizeof(t), types + id);
+	if (!t)
+		return false;
+	off = BPF_CORE_READ(t, name_off);
+	for (i = 0; i < 2 && btf && off < BPF_CORE_READ(btf, start_str_off); i++)
+		btf = BPF_CORE_READ(btf, base_btf);
+	if (!btf)
+		return false;
+	off -= BPF_CORE_READ(btf, start_str_off);
+	strs = BPF_CORE_READ(btf, strings);
+	len = bpf_probe_read_kernel_str(name, sizeof(name), strs + off);
+	return false BPFSIGN_POLICY_HOOKS(HOOK_IS);
+}
+
+/*
  * The guard: which programs may reach the policy's maps.
  *
  * Every write to a map is a bpf(2) command on an fd (frozen: refused) or a
@@ -274,8 +347,29 @@ static __always_inline bool own_prog(__u32 id)
 	return false;
 }
 
-/* 0, or -EACCES for a program the policy's maps must not meet */
-static __always_inline int guard_prog(struct bpf_prog *prog, __u8 policy)
+/*
+ * 0, or -EACCES for a program the policy's maps must not meet; in a
+ * permissive policy, 0 and a would-deny record.
+ *
+ * aux->used_maps is read without aux->used_maps_mutex, which a BPF LSM
+ * program cannot take.  The array changes only through BPF_PROG_BIND_MAP,
+ * which under the mutex allocates a copy one longer, increments
+ * used_map_cnt, publishes the copy and kfree()s the old array at once (no
+ * RCU grace period): a guard that read the old pointer can read freed
+ * memory.  The reads are bpf_probe_read_kernel(), which never faults, so
+ * the cost is a wrong answer at worst, and only for a program someone
+ * already holds an fd of (BIND_MAP takes one, and the guard is what hands
+ * out fds: a program loaded while the policy is attached and refused has
+ * never had one).  The entries the program's instructions use are the
+ * first ones of every copy.  All the same the guard fails closed on a
+ * concurrent bind: used_map_cnt only grows, is written before the new
+ * pointer and before the kfree() (a call, so the compiler keeps the
+ * stores before it, and x86 makes stores visible in order and does not
+ * reorder loads), so a scan that read freed memory sees the count or the
+ * pointer changed when it reads them again, and the fd is refused
+ * (-EAGAIN, recorded; the caller can retry).
+ */
+static __always_inline int guard_prog(struct bpf_prog *prog, __u8 policy, bool permissive)
 {
 	struct bpf_prog_aux *aux = prog->aux;
 	struct bpf_map **maps;
@@ -283,6 +377,7 @@ static __always_inline int guard_prog(struct bpf_prog *prog, __u8 policy)
 	__u64 m, meta;
 	__u32 i, cnt;
 	bool refuse = false;
+	int err = -EACCES;
 
 	if (own_prog(BPF_CORE_READ(aux, id)))
 		return 0;
@@ -307,6 +402,11 @@ static __always_inline int guard_prog(struct bpf_prog *prog, __u8 policy)
 		t.flags = BPF_CORE_READ((struct bpf_map *)meta, map_flags);
 		refuse = own_map_fits(&t);
 	}
+	if (!refuse && (BPF_CORE_READ(aux, used_map_cnt) != cnt ||
+			BPF_CORE_READ(aux, used_maps) != maps)) {
+		refuse = true;	/* a BPF_PROG_BIND_MAP ran during the scan */
+		err = -EAGAIN;
+	}
 	if (!refuse && BPF_CORE_READ(prog, expected_attach_type) == BPF_TRACE_ITER &&
 	    BPF_CORE_READ(aux, max_rdwr_access))
 		refuse = true;
@@ -315,14 +415,26 @@ static __always_inline int guard_prog(struct bpf_prog *prog, __u8 policy)
 		refuse = true;
 	if (!refuse)
 		return 0;
-	record(prog, NULL, false, policy, BPFSIGN_DENY, BPFSIGN_STAGE_GUARD, -EACCES);
-	return -EACCES;
+	if (permissive) {
+		record(prog, NULL, false, policy, BPFSIGN_WOULD_DENY, BPFSIGN_STAGE_GUARD, 0);
+		return 0;
+	}
+	record(prog, NULL, false, policy, BPFSIGN_DENY, BPFSIGN_STAGE_GUARD, err);
+	return err;
 }
 
 /* The guard program of a policy object: POLICY its id, MAPS(X) calls X
- * on each of its maps (BPFSIGN_COMMON_MAPS and its own)
+ * on each of its maps (BPFSIGN_COMMON_MAPS and its own), PERMISSIVE an
+ * expression, true when the policy is in permissive mode: the guard then
+ * records what it would refuse and refuses nothing, as the policy does.
+ * A permissive policy admits every load; a refusal of the guard would
+ * break the site's programs that are not aimed at the policy at all
+ * (value-writing iterators, map-in-map programs whose template happens to
+ * fit), which permissive mode is there to find without breaking them.
+ * What it costs: while permissive, a program can rewrite the policy's
+ * counters and records, which are then a measurement, not evidence.
  */
-#define BPFSIGN_GUARD(POLICY, MAPS)					\
+#define BPFSIGN_GUARD(POLICY, MAPS, PERMISSIVE)				\
 static __always_inline bool own_map(__u64 m)				\
 {									\
 	return false MAPS(GUARD_IS);					\
@@ -338,7 +450,7 @@ int BPF_PROG(guard, struct bpf_prog *prog, int ret)			\
 {									\
 	if (ret)							\
 		return ret;						\
-	return guard_prog(prog, POLICY);				\
+	return guard_prog(prog, POLICY, PERMISSIVE);			\
 }
 
 /* the maps every policy has */

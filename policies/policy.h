@@ -19,10 +19,10 @@
 #define BPFSIGN_MAX_TALLIES	4096
 /* tally_any entries: the records neither events nor tally had room for,
  * one per (decision, stage, prog_type) whoever the caller (uid
- * BPFSIGN_ANY_UID, the other key fields 0): 4 x 5 x 64 keys, all fit, so
+ * BPFSIGN_ANY_UID, the other key fields 0): 4 x 6 x 64 keys, all fit, so
  * no record is ever lost, whatever uids and reasons filled the tally
  */
-#define BPFSIGN_MAX_TALLY_ANY	(4 * 5 * 64)
+#define BPFSIGN_MAX_TALLY_ANY	(4 * BPFSIGN_STAGES * 64)
 #define BPFSIGN_ANY_UID		0xffffffffU	/* (uid_t)-1, no caller's uid */
 /* bits of bpfsign_allow_config.allow_types: enum bpf_prog_type values below
  * this fit; 6.12 has 33 (UNSPEC to NETFILTER)
@@ -63,7 +63,28 @@ enum bpfsign_stage {
 	BPFSIGN_STAGE_LOADED	= 3,	/* bpf_check() succeeded */
 	BPFSIGN_STAGE_GUARD	= 4,	/* verified, refused its fd by the guard:
 					 * it would reach the policy's maps */
+	BPFSIGN_STAGE_HOOK	= 5,	/* decided at security_bpf_prog_load(): not
+					 * signed, and it would attach to a function
+					 * a policy attaches to (BPFSIGN_POLICY_HOOKS) */
 };
+#define BPFSIGN_STAGES		6
+
+/*
+ * The kernel functions the kit's policy programs attach to, X(name) each:
+ * one trampoline per function, BPF_MAX_TRAMP_LINKS (38 on x86) programs of
+ * any kind (fentry, fexit, fmod_ret, LSM) in all.  A program that is not
+ * signed (nor a VERIFIED loader's child, nor the kernel's own) and whose
+ * attach target is one of them is refused at load, stage "hook": filled
+ * with unsigned programs, a trampoline would keep the policy from being
+ * attached again after an unload (-E2BIG).  The one list: policy.bpf.h
+ * compares against it, bpfsign-policy names it.
+ */
+#define BPFSIGN_POLICY_HOOKS(X)						\
+	X(bpf_lsm_bpf_prog_load)	/* deny-unsigned, keyring-allowlist */	\
+	X(bpf_lsm_bpf_prog)		/* every policy's guard */		\
+	X(security_bpf_prog_load)	/* audit-log, fexit */			\
+	X(bpf_check)			/* audit-log, fexit */
+
 
 enum bpfsign_policy_id {
 	BPFSIGN_POLICY_DENY_UNSIGNED		= 1,

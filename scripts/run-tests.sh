@@ -189,9 +189,13 @@ boots() {
 		attack_policy_unsigned_type_rewrites_counters attack_policy_guard_map_in_map \
 		attack_policy_guard_iterator attack_policy_guard_signed_writer \
 		attack_policy_guard_bind_map \
-		attack_policy_tally_full_by_uids attack_policy_tally_full_by_token_uids \
+		attack_policy_tally_full_by_uids attack_policy_tally_full_by_token_uids
+	# the attacks on the guard and the policies' hooks: a boot of their
+	# own, or guest-policies outlasts run-guest.sh's 600 s under load
+	boot guest-policies-guard "" \
 		attack_policy_fmod_ret_skips_guard attack_policy_guard_unpinned_status \
-		attack_policy_guard_link_ops_held attack_policy_bind_fake_config
+		attack_policy_guard_link_ops_held attack_policy_bind_fake_config \
+		attack_round2_trampoline_full_reload attack_round2_tail_call_into_policy
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
 		policy_keyring_allowlist_bpf_keyring

@@ -65,6 +65,10 @@ const char *policy_prog_type_name(__u32 type)
 	return libbpf_bpf_prog_type_str((enum bpf_prog_type)type);
 }
 
+/* " bpf_lsm_bpf_prog_load bpf_lsm_bpf_prog ...": BPFSIGN_POLICY_HOOKS */
+#define HOOK_NAME(fn)		" " #fn
+#define POLICY_HOOK_NAMES	BPFSIGN_POLICY_HOOKS(HOOK_NAME)
+
 /*
  * The types whose unsigned programs reach past what they attach to.  The
  * first three take over signed code or the policy's own job, and need
@@ -78,7 +82,8 @@ static const struct policy_type_risk type_risks[] = {
 	{ BPF_PROG_TYPE_LSM, true,
 	  "an unsigned BPF LSM program is a security policy of its own: it can refuse "
 	  "any operation its hook covers (loading and unloading the kit's policies "
-	  "included) and read kernel memory" },
+	  "included) and read kernel memory; one on the policies' own hooks is "
+	  "refused all the same (stage hook)" },
 	{ BPF_PROG_TYPE_SYSCALL, true,
 	  "an unsigned syscall program runs bpf(2) commands from inside the kernel "
 	  "(bpf_sys_bpf()): it is an unsigned loader, creating and updating maps, "
@@ -86,7 +91,9 @@ static const struct policy_type_risk type_risks[] = {
 	{ BPF_PROG_TYPE_TRACING, false,
 	  "fentry/fexit/iterator programs read kernel memory; fmod_ret programs are "
 	  "refused all the same (on security_*() they decide for every LSM, this policy "
-	  "included)" },
+	  "included), and so is any unsigned program that would attach to a function "
+	  "the kit's policies attach to:" POLICY_HOOK_NAMES " (their trampolines "
+	  "must keep room for the policies: stage hook)" },
 	{ BPF_PROG_TYPE_KPROBE, false,
 	  "kprobes read kernel memory, write user memory, and with bpf_override_return() "
 	  "make error-injectable kernel functions fail" },

@@ -5,7 +5,8 @@
  * write them".  Each attack_* test loads a policy with the CLI, tries one
  * way around the guard as root without the signing key, and asserts the
  * property; a FAIL is the bypass, and its "# BYPASS" line says what the
- * attacker got.  Explicit and in no boot: run them with
+ * attacker got.  Explicit; all but attack_policy_reload_race run in the
+ * guest-policies-guard boot (scripts/run-tests.sh), or by name:
  *
  *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_policy_fmod_ret_skips_guard ...
  *
@@ -26,17 +27,9 @@
 
 #include "runner.h"
 #include "util.h"
-#include "../../policies/policy.h"
+#include "policy_fixture.h"
 
-#define CLI		"/tests/bpfsign-policy"
-#define PIN_DIR		"/sys/fs/bpf/bpfsign"
 #define POLICY_FILE	"/tmp/attack.policy"
-
-#define ST_MEM(sz, d, o, i)	INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
-#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
 
 /* what test_policies.c's guard tests load: tracing and cgroup_skb are
  * admitted unsigned (tracing warned about, no weakens-policy needed)
@@ -45,159 +38,21 @@
 			"unsigned allow type cgroup_skb\nunsigned allow type tracing\n" \
 			"unsigned allow type socket_filter\nchildren allow\n"
 
-static const char *const policies[] = { "deny-unsigned", "keyring-allowlist", "audit-log" };
 static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
-
-static char out[1 << 20];
-
-static int cli(const char *arg, ...)
-{
-	const char *argv[16] = { CLI };
-	int argc = 1;
-	va_list ap;
-
-	va_start(ap, arg);
-	for (; arg && argc < 15; arg = va_arg(ap, const char *))
-		argv[argc++] = arg;
-	va_end(ap);
-	argv[argc] = NULL;
-	return run_capture(argv, out, sizeof(out));
-}
-
-/* the CLI's output, each line as a comment (QUIET shows "#" lines only) */
-static void dump_out(void)
-{
-	char *line, *save = NULL;
-
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		printf("# | %.300s\n", line);
-}
-
-static bool pinned(const char *name)
-{
-	char path[256];
-	struct stat st;
-
-	snprintf(path, sizeof(path), PIN_DIR "/%s", name);
-	return !stat(path, &st);
-}
-
-static void unload_all(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(policies); i++)
-		if (pinned(policies[i]) && cli("unload", policies[i], NULL))
-			FAIL("unload %s: %s", policies[i], out);
-}
 
 static bool load_guard_policy(void)
 {
-	int fd = open(POLICY_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	bool ok;
-
-	ok = fd >= 0 && write(fd, GUARD_POLICY, strlen(GUARD_POLICY)) == (ssize_t)strlen(GUARD_POLICY);
-	if (fd >= 0)
-		close(fd);
-	if (!ASSERT_TRUE(ok, "write the policy file"))
-		return false;
-	if (cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL)) {
-		FAIL("load keyring-allowlist: %s", out);
-		return false;
-	}
-	return true;
-}
-
-/* an unsigned syscall program: denied by GUARD_POLICY (EPERM), one denial */
-static int try_unsigned_syscall(void)
-{
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "t", "GPL", ret0, ARRAY_LEN(ret0), &opts);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
-/* The counters status prints for name; false if status failed or has none */
-static bool status_counts(const char *name, __u64 n[BPFSIGN_STAT_MAX], int *rc)
-{
-	char head[64];
-	const char *p;
-
-	*rc = cli("status", NULL);
-	snprintf(head, sizeof(head), "%s: loaded", name);
-	p = strstr(out, head);
-	p = p ? strstr(p, "\n  allow ") : NULL;
-	memset(n, 0, sizeof(*n) * BPFSIGN_STAT_MAX);
-	return p && sscanf(p, "\n  allow %llu deny %llu would-deny %llu reject %llu lost %llu tallied %llu",
-			   &n[0], &n[1], &n[2], &n[3], &n[4], &n[5]) >= BPFSIGN_STAT_TALLIED;
-}
-
-/* BPF_MAP_GET_FD_BY_ID of the map pinned as policy/pin */
-static int map_fd_by_id(const char *policy, const char *pin)
-{
-	char path[128];
-	int pfd, fd;
-
-	snprintf(path, sizeof(path), PIN_DIR "/%s/%s", policy, pin);
-	pfd = bpf_obj_get(path);
-	if (pfd < 0)
-		return -1;
-	fd = bpf_map_get_fd_by_id(map_id(pfd));
-	close(pfd);
-	return fd;
-}
-
-/* The program id of the link pinned as policy/link, or 0 */
-static __u32 link_prog_id(const char *policy, const char *link)
-{
-	struct bpf_link_info info;
-	__u32 len = sizeof(info);
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), PIN_DIR "/%s/%s", policy, link);
-	fd = bpf_obj_get(path);
-	if (fd < 0)
-		return 0;
-	memset(&info, 0, sizeof(info));
-	if (bpf_link_get_info_by_fd(fd, &info, &len))
-		info.prog_id = 0;
-	close(fd);
-	return info.prog_id;
-}
-
-/* An unsigned cgroup_skb program (an admitted type) that zeroes u64
- * element idx of the map at fd: its fd, or -errno
- */
-static int load_zeroer(int fd, __u32 idx)
-{
-	const struct bpf_insn w[] = {
-		LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, fd),
-		ST_MEM(BPF_W, BPF_REG_10, -4, idx),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 1),
-		ST_MEM(BPF_DW, BPF_REG_0, 0, 0),
-		MOV64_IMM(BPF_REG_0, 1),
-		EXIT_INSN(),
-	};
-	int pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, w, ARRAY_LEN(w), NULL);
-
-	return pfd < 0 ? -errno : pfd;
+	return policy_load_allowlist(POLICY_FILE, GUARD_POLICY);
 }
 
 /* Run a writer that got its fd: the bypass then shows in the counters */
 static void run_writer(int pfd, const char *how)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = out, .data_size_in = 64);
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = policy_out, .data_size_in = 64);
 
 	if (pfd < 0)
 		return;
-	memset(out, 0, 64);
+	memset(policy_out, 0, 64);
 	ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run of the writer");
 	printf("# BYPASS: %s: a writer of stats[deny] loaded and ran\n", how);
 	close(pfd);
@@ -209,8 +64,8 @@ static void check_deny_kept(const __u64 before[BPFSIGN_STAT_MAX], const char *wh
 	__u64 n[BPFSIGN_STAT_MAX];
 	int rc;
 
-	if (!ASSERT_TRUE(status_counts("keyring-allowlist", n, &rc), "status: counters"))
-		dump_out();
+	if (!ASSERT_TRUE(policy_status_counts("keyring-allowlist", n, &rc), "status: counters"))
+		policy_dump_out();
 	printf("# %s: status exit %d, deny %llu (was %llu)\n", what, rc,
 	       n[BPFSIGN_STAT_DENY], before[BPFSIGN_STAT_DENY]);
 	ASSERT_GE(n[BPFSIGN_STAT_DENY], before[BPFSIGN_STAT_DENY], "stats[deny] not erased");
@@ -246,18 +101,18 @@ TEST_EXPLICIT(attack_policy_fmod_ret_skips_guard)
 	__u64 before[BPFSIGN_STAT_MAX];
 	int fmod = -1, link = -1, mfd = -1, pfd, rc;
 
-	unload_all();
+	policy_unload_all();
 	if (!load_guard_policy())
 		goto out;
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
-	if (!ASSERT_TRUE(status_counts("keyring-allowlist", before, &rc), "status before"))
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	if (!ASSERT_TRUE(policy_status_counts("keyring-allowlist", before, &rc), "status before"))
 		goto out;
 	ASSERT_GE(before[BPFSIGN_STAT_DENY], 1, "a denial to erase");
-	mfd = map_fd_by_id("keyring-allowlist", "map_stats");
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats");
 	if (!ASSERT_OK(mfd, "stats by id"))
 		goto out;
 	/* the control: without the fmod_ret program the guard refuses it */
-	pfd = load_zeroer(mfd, BPFSIGN_STAT_DENY);
+	pfd = policy_load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
 	if (!ASSERT_ERR(pfd, EACCES, "the writer alone: the guard's EACCES"))
 		run_writer(pfd, "no fmod_ret");
 
@@ -271,7 +126,7 @@ TEST_EXPLICIT(attack_policy_fmod_ret_skips_guard)
 	link = bpf_link_create(fmod, 0, BPF_MODIFY_RETURN, NULL);
 	if (!ASSERT_OK(link, "attach fmod_ret/security_bpf_prog"))
 		goto out;
-	pfd = load_zeroer(mfd, BPFSIGN_STAT_DENY);
+	pfd = policy_load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
 	/* detach before asserting: while attached no LSM sees a program fd */
 	close(link);
 	link = -1;
@@ -281,8 +136,8 @@ TEST_EXPLICIT(attack_policy_fmod_ret_skips_guard)
 		run_writer(pfd, "fmod_ret on security_bpf_prog returned 1");
 	check_deny_kept(before, "after the fmod_ret attack");
 	/* what log makes of it: its summary line */
-	rc = cli("log", "keyring-allowlist", NULL);
-	printf("# log exit %d; %s\n", rc, strstr(out, "{\"summary\"") ?: "(no summary)");
+	rc = policy_cli("log", "keyring-allowlist", NULL);
+	printf("# log exit %d; %s\n", rc, strstr(policy_out, "{\"summary\"") ?: "(no summary)");
 out:
 	if (link >= 0)
 		close(link);
@@ -290,7 +145,7 @@ out:
 		close(fmod);
 	if (mfd >= 0)
 		close(mfd);
-	unload_all();
+	policy_unload_all();
 }
 
 /* --- the guard's link alone unpinned --------------------------------- */
@@ -309,15 +164,15 @@ TEST_EXPLICIT(attack_policy_guard_unpinned_status)
 	int mfd = -1, pfd, rc, tries, fd;
 	__u32 guard;
 
-	unload_all();
+	policy_unload_all();
 	if (!load_guard_policy())
 		goto out;
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
-	if (!ASSERT_TRUE(status_counts("keyring-allowlist", before, &rc), "status before"))
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	if (!ASSERT_TRUE(policy_status_counts("keyring-allowlist", before, &rc), "status before"))
 		goto out;
-	guard = link_prog_id("keyring-allowlist", "link_guard");
+	guard = policy_link_prog_id("keyring-allowlist", "link_guard");
 	if (!ASSERT_TRUE(guard, "the guard's program id") ||
-	    !ASSERT_OK(unlink(PIN_DIR "/keyring-allowlist/link_guard"), "rm link_guard"))
+	    !ASSERT_OK(unlink(POLICY_PIN_DIR "/keyring-allowlist/link_guard"), "rm link_guard"))
 		goto out;
 	/* the link is released after an RCU grace period, from a workqueue */
 	for (tries = 0; tries < 500; tries++) {
@@ -329,30 +184,30 @@ TEST_EXPLICIT(attack_policy_guard_unpinned_status)
 		usleep(10000);
 	}
 	ASSERT_TRUE(tries < 500, "the guard program is gone");
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "the policy still denies: it looks whole");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "the policy still denies: it looks whole");
 
-	mfd = map_fd_by_id("keyring-allowlist", "map_stats");
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats");
 	if (!ASSERT_OK(mfd, "stats by id"))
 		goto out;
-	pfd = load_zeroer(mfd, BPFSIGN_STAT_DENY);
+	pfd = policy_load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
 	if (pfd >= 0)
 		run_writer(pfd, "link_guard unpinned");
-	rc = cli("status", NULL);
-	if (!status_counts("keyring-allowlist", n, &rc))
-		dump_out();
+	rc = policy_cli("status", NULL);
+	if (!policy_status_counts("keyring-allowlist", n, &rc))
+		policy_dump_out();
 	printf("# status exit %d, deny %llu (was %llu), guard listed: %s\n", rc,
 	       n[BPFSIGN_STAT_DENY], before[BPFSIGN_STAT_DENY],
-	       strstr(out, "link_guard") ? "yes" : "no");
+	       strstr(policy_out, "link_guard") ? "yes" : "no");
 	if (rc == 0)
 		printf("# BYPASS: status exits 0 and prints the policy as loaded, its guard gone\n");
 	/* status_maps(): the guard's pin is required before the maps are read */
 	if (!ASSERT_TRUE(rc != 0, "status: non-zero exit without the guard") ||
-	    !ASSERT_HAS(out, "link_guard is not pinned", "status: names the missing guard"))
-		dump_out();
+	    !ASSERT_HAS(policy_out, "link_guard is not pinned", "status: names the missing guard"))
+		policy_dump_out();
 out:
 	if (mfd >= 0)
 		close(mfd);
-	unload_all();
+	policy_unload_all();
 }
 
 /* --- what held ------------------------------------------------------- */
@@ -373,13 +228,13 @@ TEST_EXPLICIT(attack_policy_guard_link_ops_held)
 	__u32 len = sizeof(pinfo);
 	int lfd = -1, mfd = -1, own = -1, other = -1, pfd, rc;
 
-	unload_all();
+	policy_unload_all();
 	if (!load_guard_policy())
 		goto out;
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
-	if (!ASSERT_TRUE(status_counts("keyring-allowlist", before, &rc), "status before"))
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	if (!ASSERT_TRUE(policy_status_counts("keyring-allowlist", before, &rc), "status before"))
 		goto out;
-	lfd = bpf_obj_get(PIN_DIR "/keyring-allowlist/link_guard");
+	lfd = bpf_obj_get(POLICY_PIN_DIR "/keyring-allowlist/link_guard");
 	if (!ASSERT_OK(lfd, "link_guard"))
 		goto out;
 	/* detach keeps the pin: it must not switch the guard off */
@@ -394,7 +249,7 @@ TEST_EXPLICIT(attack_policy_guard_link_ops_held)
 	}
 
 	/* fexit on the policy's own decision program */
-	own = bpf_prog_get_fd_by_id(link_prog_id("keyring-allowlist", "link_keyring_allowlist"));
+	own = bpf_prog_get_fd_by_id(policy_link_prog_id("keyring-allowlist", "link_keyring_allowlist"));
 	if (!ASSERT_OK(own, "the policy's program by id"))
 		goto out;
 	memset(&pinfo, 0, sizeof(pinfo));
@@ -414,10 +269,10 @@ TEST_EXPLICIT(attack_policy_guard_link_ops_held)
 			close(pfd);
 	}
 
-	mfd = map_fd_by_id("keyring-allowlist", "map_stats");
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats");
 	if (!ASSERT_OK(mfd, "stats by id"))
 		goto out;
-	pfd = load_zeroer(mfd, BPFSIGN_STAT_DENY);
+	pfd = policy_load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
 	if (!ASSERT_ERR(pfd, EACCES, "the writer after detach/update: still refused"))
 		run_writer(pfd, "guard link detached or updated");
 	check_deny_kept(before, "after the link ops");
@@ -430,7 +285,7 @@ out:
 		close(own);
 	if (mfd >= 0)
 		close(mfd);
-	unload_all();
+	policy_unload_all();
 }
 
 /* --- a config map for a policy that has none ----------------------------- */
@@ -453,34 +308,34 @@ TEST_EXPLICIT(attack_policy_bind_fake_config)
 	__u32 zero = 0;
 	const char *p;
 
-	unload_all();
-	if (cli("load", "deny-unsigned", NULL)) {
-		FAIL("load deny-unsigned: %s", out);
+	policy_unload_all();
+	if (policy_cli("load", "deny-unsigned", NULL)) {
+		FAIL("load deny-unsigned: %s", policy_out);
 		goto out;
 	}
 	fake = bpf_map_create(BPF_MAP_TYPE_ARRAY, "config", 4, sizeof(cfg), 1, NULL);
-	own = bpf_prog_get_fd_by_id(link_prog_id("deny-unsigned", "link_deny_unsigned"));
+	own = bpf_prog_get_fd_by_id(policy_link_prog_id("deny-unsigned", "link_deny_unsigned"));
 	if (!ASSERT_OK(fake, "impostor config") || !ASSERT_OK(own, "deny-unsigned's program by id"))
 		goto out;
 	ASSERT_OK(bpf_map_update_elem(fake, &zero, &cfg, BPF_ANY), "permissive, unsigned allow");
 	ASSERT_OK(bpf_map_freeze(fake), "frozen, as status wants config");
 	ASSERT_OK(bpf_prog_bind_map(own, fake, &bopts), "bound to deny-unsigned's program");
-	rc = cli("status", NULL);
-	p = strstr(out, "deny-unsigned: loaded");
+	rc = policy_cli("status", NULL);
+	p = strstr(policy_out, "deny-unsigned: loaded");
 	p = p ? strstr(p, "mode permissive") : NULL;
 	printf("# status exit %d, deny-unsigned %s\n", rc,
 	       p ? "printed 'mode permissive, unsigned allow'" : "printed no mode");
 	if (p)
 		printf("# BYPASS: status shows deny-unsigned as permissive, allowing unsigned (an impostor config)\n");
 	if (!ASSERT_TRUE(!p, "status: no impostor mode for deny-unsigned"))
-		dump_out();
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "deny-unsigned still denies");
+		policy_dump_out();
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "deny-unsigned still denies");
 out:
 	if (fake >= 0)
 		close(fake);
 	if (own >= 0)
 		close(own);
-	unload_all();
+	policy_unload_all();
 }
 
 /* --- the window between the load and the attach ----------------------- */
@@ -554,7 +409,7 @@ static int race_writer(int ready, int go)
 			found = true;
 			/* hold the loading CLI between its load and its attach */
 			stopped = signal_cli(SIGSTOP);
-			pfd = load_zeroer(fd, BPFSIGN_STAT_DENY);
+			pfd = policy_load_zeroer(fd, false, BPFSIGN_STAT_DENY);
 			if (stopped)
 				signal_cli(SIGCONT);
 			printf("# racer: stopped %d bpfsign-policy process(es) while loading\n", stopped);
@@ -571,9 +426,9 @@ static int race_writer(int ready, int go)
 	if (read(go, &c, 1) != 1)
 		return 12;
 	{
-		LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = out, .data_size_in = 64);
+		LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = policy_out, .data_size_in = 64);
 
-		memset(out, 0, 64);
+		memset(policy_out, 0, 64);
 		if (bpf_prog_test_run_opts(pfd, &run))
 			return 13;
 	}
@@ -587,7 +442,7 @@ TEST_EXPLICIT(attack_policy_reload_race)
 	pid_t pid = 0;
 	char c = 0;
 
-	unload_all();
+	policy_unload_all();
 	if (!ASSERT_OK(pipe(ready), "pipe") || !ASSERT_OK(pipe(go), "pipe"))
 		return;
 	/* a reload is what the attacker waits for: try a few */
@@ -596,15 +451,15 @@ TEST_EXPLICIT(attack_policy_reload_race)
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
 		}
-		unload_all();
+		policy_unload_all();
 		fflush(stdout);
 		pid = fork();
 		if (!pid)
 			_exit(race_writer(ready[1], go[0]));
 		if (!ASSERT_TRUE(pid > 0 && read(ready[0], &c, 1) == 1 && c == 'r', "the racer polls"))
 			goto out;
-		if (cli("load", "deny-unsigned", NULL)) {
-			FAIL("load deny-unsigned: %s", out);
+		if (policy_cli("load", "deny-unsigned", NULL)) {
+			FAIL("load deny-unsigned: %s", policy_out);
 			goto out;
 		}
 		if (!ASSERT_TRUE(read(ready[0], &c, 1) == 1, "the racer's result"))
@@ -612,8 +467,8 @@ TEST_EXPLICIT(attack_policy_reload_race)
 		printf("# load %d: the racer %s\n", attempt + 1,
 		       c == 'w' ? "holds an unsigned writer of the new stats" : "lost");
 	}
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "deny-unsigned denies");
-	ASSERT_TRUE(status_counts("deny-unsigned", before, &rc), "status before");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "deny-unsigned denies");
+	ASSERT_TRUE(policy_status_counts("deny-unsigned", before, &rc), "status before");
 	ASSERT_GE(before[BPFSIGN_STAT_DENY], 1, "a denial to erase");
 	if (write(go[1], "g", 1) != 1)
 		FAIL("go");
@@ -623,7 +478,7 @@ TEST_EXPLICIT(attack_policy_reload_race)
 	{
 		__u64 n[BPFSIGN_STAT_MAX];
 
-		ASSERT_TRUE(status_counts("deny-unsigned", n, &rc), "status after");
+		ASSERT_TRUE(policy_status_counts("deny-unsigned", n, &rc), "status after");
 		printf("# status exit %d, deny %llu (was %llu)\n", rc, n[BPFSIGN_STAT_DENY],
 		       before[BPFSIGN_STAT_DENY]);
 		ASSERT_GE(n[BPFSIGN_STAT_DENY], before[BPFSIGN_STAT_DENY], "stats[deny] not erased");
@@ -637,5 +492,5 @@ out:
 	close(ready[1]);
 	close(go[0]);
 	close(go[1]);
-	unload_all();
+	policy_unload_all();
 }

@@ -7,7 +7,10 @@
  * switched off by an admitted program".  Attacker: root without the
  * signing key, keyring-allowlist loaded with type rules that need no
  * 'weakens-policy' (tracing, kprobe, cgroup_skb).  A FAIL is a bypass and
- * its "# BYPASS" line says what the attacker got.  Explicit, in no boot:
+ * its "# BYPASS" line says what the attacker got.  Explicit;
+ * attack_round2_trampoline_full_reload and attack_round2_tail_call_into_policy
+ * run in the guest-policies-guard boot (scripts/run-tests.sh), the others in no
+ * boot:
  *
  *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_round2_kprobe_override ...
  */
@@ -21,138 +24,45 @@
 
 #include "runner.h"
 #include "util.h"
-#include "../../policies/policy.h"
+#include "policy_fixture.h"
 
-#define CLI		"/tests/bpfsign-policy"
-#define PIN_DIR		"/sys/fs/bpf/bpfsign"
 #define POLICY_FILE	"/tmp/attack2.policy"
-
-#define ST_MEM(sz, d, o, i)	INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
-#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
 
 /* only types that need no 'weakens-policy' */
 #define TYPES_POLICY	"keyring allow builtin\nkeyring allow secondary\nunsigned deny\n" \
 			"unsigned allow type cgroup_skb\nunsigned allow type tracing\n" \
 			"unsigned allow type kprobe\nchildren allow\n"
 
-static const char *const policies[] = { "deny-unsigned", "keyring-allowlist", "audit-log" };
 static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
-static char out[1 << 20];
-
-static int cli(const char *arg, ...)
-{
-	const char *argv[16] = { CLI };
-	int argc = 1;
-	va_list ap;
-
-	va_start(ap, arg);
-	for (; arg && argc < 15; arg = va_arg(ap, const char *))
-		argv[argc++] = arg;
-	va_end(ap);
-	argv[argc] = NULL;
-	return run_capture(argv, out, sizeof(out));
-}
-
-/* the CLI's output, each line as a comment (QUIET shows "#" lines only) */
-static void dump_out(void)
-{
-	char *line, *save = NULL;
-
-	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		printf("# | %.300s\n", line);
-}
-
-static void unload_all(void)
-{
-	char path[256];
-	struct stat st;
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(policies); i++) {
-		snprintf(path, sizeof(path), PIN_DIR "/%s", policies[i]);
-		if (!stat(path, &st) && cli("unload", policies[i], NULL))
-			FAIL("unload %s: %s", policies[i], out);
-	}
-}
 
 static bool load_types_policy(void)
 {
-	int fd = open(POLICY_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	bool ok;
-
-	ok = fd >= 0 && write(fd, TYPES_POLICY, strlen(TYPES_POLICY)) == (ssize_t)strlen(TYPES_POLICY);
-	if (fd >= 0)
-		close(fd);
-	if (!ASSERT_TRUE(ok, "write the policy file"))
-		return false;
-	if (cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL)) {
-		FAIL("load keyring-allowlist: %s", out);
-		return false;
-	}
-	return true;
+	return policy_load_allowlist(POLICY_FILE, TYPES_POLICY);
 }
 
 /* stats[idx] of keyring-allowlist read through status; -1 if it has none */
 static long long status_stat(int idx)
 {
-	unsigned long long n[BPFSIGN_STAT_MAX] = {};
-	const char *p;
+	__u64 n[BPFSIGN_STAT_MAX];
+	int rc;
 
-	cli("status", NULL);
-	p = strstr(out, "keyring-allowlist: loaded");
-	p = p ? strstr(p, "\n  allow ") : NULL;
-	if (!p || sscanf(p, "\n  allow %llu deny %llu would-deny %llu reject %llu lost %llu",
-			 &n[0], &n[1], &n[2], &n[3], &n[4]) < 5)
+	if (!policy_status_counts("keyring-allowlist", n, &rc))
 		return -1;
 	return n[idx];
-}
-
-static int pinned_fd(const char *pin)
-{
-	return bpf_obj_get(pin);
 }
 
 /* the policy's decision program, by id (the guard hands its fd out) */
 static int own_prog_fd(void)
 {
-	struct bpf_link_info info;
-	__u32 len = sizeof(info);
-	int lfd = pinned_fd(PIN_DIR "/keyring-allowlist/link_keyring_allowlist");
-	int fd = -1;
+	__u32 id = policy_link_prog_id("keyring-allowlist", "link_keyring_allowlist");
 
-	if (lfd < 0)
-		return -1;
-	memset(&info, 0, sizeof(info));
-	if (!bpf_link_get_info_by_fd(lfd, &info, &len))
-		fd = bpf_prog_get_fd_by_id(info.prog_id);
-	close(lfd);
-	return fd;
-}
-
-static int stats_fd(void)
-{
-	int pfd = pinned_fd(PIN_DIR "/keyring-allowlist/map_stats");
-	int fd;
-
-	if (pfd < 0)
-		return -1;
-	fd = bpf_map_get_fd_by_id(map_id(pfd));
-	close(pfd);
-	return fd;
+	return id ? bpf_prog_get_fd_by_id(id) : -1;
 }
 
 /* an unsigned syscall program: denied by TYPES_POLICY, one denial */
 static void deny_one(void)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "t", "GPL", ret0, ARRAY_LEN(ret0), &opts);
-
-	if (fd >= 0)
-		close(fd);
-	ASSERT_ERR(fd, EPERM, "unsigned syscall program: denied");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
 }
 
 /* --- kprobe + bpf_override_return on security_*() -------------------- */
@@ -175,7 +85,7 @@ TEST_EXPLICIT(attack_round2_kprobe_override)
 	};
 	int fd;
 
-	unload_all();
+	policy_unload_all();
 	if (!load_types_policy())
 		goto out;
 	fd = load_prog_type(BPF_PROG_TYPE_KPROBE, ret0, ARRAY_LEN(ret0), NULL);
@@ -191,7 +101,7 @@ TEST_EXPLICIT(attack_round2_kprobe_override)
 		close(fd);
 	}
 out:
-	unload_all();
+	policy_unload_all();
 }
 
 /* --- tail call into the policy's own program -------------------------- */
@@ -214,10 +124,11 @@ static int load_tail_caller(int parr)
 		MOV64_IMM(BPF_REG_0, 0),
 		EXIT_INSN(),
 	};
+	/* not a function a policy attaches to: those refuse unsigned programs */
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY);
-	int id = libbpf_find_vmlinux_btf_id("bpf_lsm_bpf_prog_load", BPF_TRACE_FENTRY);
+	int id = libbpf_find_vmlinux_btf_id("bpf_lsm_bpf_map", BPF_TRACE_FENTRY);
 
-	if (!ASSERT_GE(id, 1, "BTF id of bpf_lsm_bpf_prog_load"))
+	if (!ASSERT_GE(id, 1, "BTF id of bpf_lsm_bpf_map"))
 		return -1;
 	opts.attach_btf_id = id;
 	return load_prog_type(BPF_PROG_TYPE_TRACING, tc, ARRAY_LEN(tc), &opts);
@@ -228,7 +139,7 @@ TEST_EXPLICIT(attack_round2_tail_call_into_policy)
 	int own = -1, parr = -1, caller = -1, rc;
 	__u32 zero = 0;
 
-	unload_all();
+	policy_unload_all();
 	if (!load_types_policy())
 		goto out;
 	own = own_prog_fd();
@@ -270,7 +181,7 @@ out:
 		close(parr);
 	if (own >= 0)
 		close(own);
-	unload_all();
+	policy_unload_all();
 }
 
 /* --- a writer loaded before the policy, through a map-in-map ----------- */
@@ -285,38 +196,15 @@ out:
  * is attached, root puts stats (its fd by id) into the outer map and
  * zeroes stats[deny].  Expected to FAIL (documented gap).
  */
-static int load_outer_writer(int outer, __u32 idx)
-{
-	const struct bpf_insn w[] = {
-		LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, outer),
-		ST_MEM(BPF_W, BPF_REG_10, -4, 0),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 7),
-		MOV64_REG(BPF_REG_1, BPF_REG_0),
-		ST_MEM(BPF_W, BPF_REG_10, -8, idx),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -8),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 1),
-		ST_MEM(BPF_DW, BPF_REG_0, 0, 0),
-		MOV64_IMM(BPF_REG_0, 1),
-		EXIT_INSN(),
-	};
-
-	return load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, w, ARRAY_LEN(w), NULL);
-}
-
 TEST_EXPLICIT(attack_round2_preloaded_map_in_map)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, mopts);
-	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = out, .data_size_in = 64);
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = policy_out, .data_size_in = 64);
 	int tmpl = -1, outer = -1, writer = -1, mfd = -1, fresh;
 	long long before, after;
 	__u32 zero = 0;
 
-	unload_all();
+	policy_unload_all();
 	tmpl = bpf_map_create(BPF_MAP_TYPE_ARRAY, "t", 4, 8, BPFSIGN_STAT_MAX, NULL);
 	if (!ASSERT_OK(tmpl, "template"))
 		goto out;
@@ -324,7 +212,7 @@ TEST_EXPLICIT(attack_round2_preloaded_map_in_map)
 	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "o", 4, 4, 1, &mopts);
 	if (!ASSERT_OK(outer, "outer map"))
 		goto out;
-	writer = load_outer_writer(outer, BPFSIGN_STAT_DENY);
+	writer = policy_load_zeroer(outer, true, BPFSIGN_STAT_DENY);
 	if (!ASSERT_OK(writer, "the writer, before any policy"))
 		goto out;
 	if (!load_types_policy())
@@ -333,15 +221,15 @@ TEST_EXPLICIT(attack_round2_preloaded_map_in_map)
 	before = status_stat(BPFSIGN_STAT_DENY);
 	ASSERT_GE(before, 1, "a denial to erase");
 	/* the control: the same writer loaded now is refused by the guard */
-	fresh = load_outer_writer(outer, BPFSIGN_STAT_DENY);
+	fresh = policy_load_zeroer(outer, true, BPFSIGN_STAT_DENY);
 	if (!ASSERT_ERR(fresh, EACCES, "the same writer after the attach: guard"))
 		close(fresh);
-	mfd = stats_fd();
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats");
 	if (!ASSERT_OK(mfd, "stats by id"))
 		goto out;
 	if (!ASSERT_OK(bpf_map_update_elem(outer, &zero, &mfd, BPF_ANY), "stats into the outer map"))
 		goto out;
-	memset(out, 0, 64);
+	memset(policy_out, 0, 64);
 	ASSERT_OK(bpf_prog_test_run_opts(writer, &run), "run the preloaded writer");
 	after = status_stat(BPFSIGN_STAT_DENY);
 	printf("# stats[deny] %lld -> %lld\n", before, after);
@@ -357,39 +245,87 @@ out:
 		close(outer);
 	if (tmpl >= 0)
 		close(tmpl);
-	unload_all();
+	policy_unload_all();
 }
 
-/* --- the guard's trampoline filled by admitted fentry programs --------- */
+/* --- the policies' trampolines filled by admitted fentry programs ------- */
 
 /*
  * An update of a policy is an unload and a load.  A trampoline takes at
- * most BPF_MAX_TRAMP_LINKS programs (38 on x86), fentry ones included:
- * root fills bpf_lsm_bpf_prog's with unsigned fentry programs (tracing is
- * admitted) while the policy is attached, takes the old guard's slot
- * once it is unloaded (a poller of the link_guard pin), and the new guard
- * cannot attach.  The property: after the reload the policy
- * is attached again, or the load fails and says so (never a policy
- * that is loaded without its guard).
+ * most BPF_MAX_TRAMP_LINKS programs (38 on x86), fentry, fexit, fmod_ret
+ * and LSM alike: root, with tracing admitted by a type rule, fills
+ * bpf_lsm_bpf_prog's with unsigned fentry programs while the policy is
+ * attached, takes the old guard's slot once it is unloaded, and the new
+ * guard cannot attach (E2BIG): the policy is gone.  The property: while a
+ * policy is attached, no unsigned program loads for a function a policy
+ * attaches to (BPFSIGN_POLICY_HOOKS): refused, -EPERM, logged at stage
+ * "hook", whatever its type; the update then attaches the policy again.
+ * On the code before the hook check, 37 fillers attached and the reload
+ * failed (# BYPASS).
  */
 #define FILLERS	64
 
+struct hook_attempt {
+	const char *fn;
+	enum bpf_prog_type type;
+	enum bpf_attach_type attach;
+};
+
+/* every kind of program that takes a slot, on each of the policies' functions */
+static const struct hook_attempt hook_attempts[] = {
+	{ "bpf_lsm_bpf_prog",		BPF_PROG_TYPE_TRACING,	BPF_TRACE_FENTRY },
+	{ "bpf_lsm_bpf_prog_load",	BPF_PROG_TYPE_TRACING,	BPF_TRACE_FEXIT },
+	{ "security_bpf_prog_load",	BPF_PROG_TYPE_TRACING,	BPF_TRACE_FEXIT },
+	{ "bpf_check",			BPF_PROG_TYPE_TRACING,	BPF_TRACE_FENTRY },
+	{ "bpf_lsm_bpf_prog",		BPF_PROG_TYPE_LSM,	BPF_LSM_MAC },
+	{ "bpf_lsm_bpf_prog_load",	BPF_PROG_TYPE_LSM,	BPF_LSM_CGROUP },
+};
+
+/* an unsigned program of TYPE for the kernel function FN: fd or -1 (errno) */
+static int load_for(const char *fn, enum bpf_prog_type type, enum bpf_attach_type attach)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = attach);
+	/* fentry: the function's own name (BPF_LSM_MAC would add bpf_lsm_) */
+	int id = libbpf_find_vmlinux_btf_id(fn, BPF_TRACE_FENTRY);
+
+	if (id < 1) {
+		FAIL("BTF id of %s: %d", fn, id);
+		errno = ENOENT;
+		return -1;
+	}
+	opts.attach_btf_id = id;
+	return load_prog_type(type, ret0, ARRAY_LEN(ret0), &opts);
+}
+
 TEST_EXPLICIT(attack_round2_trampoline_full_reload)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY);
-	int progs[FILLERS], links[FILLERS], n = 0, i, rc, err = 0;
-	int id = libbpf_find_vmlinux_btf_id("bpf_lsm_bpf_prog", BPF_TRACE_FENTRY);
+	int progs[FILLERS], links[FILLERS], n = 0, i, fd, rc, err = 0;
 	char path[128];
 	struct stat st;
 
 	for (i = 0; i < FILLERS; i++)
 		progs[i] = links[i] = -1;
-	unload_all();
-	if (!ASSERT_GE(id, 1, "BTF id of bpf_lsm_bpf_prog") || !load_types_policy())
+	policy_unload_all();
+	if (!load_types_policy())
 		goto out;
-	opts.attach_btf_id = id;
+	/* the control: tracing is admitted where no policy attaches */
+	fd = load_for("bpf_lsm_bpf_map", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY);
+	if (ASSERT_OK(fd, "unsigned fentry on bpf_lsm_bpf_map admitted"))
+		close(fd);
+	for (i = 0; i < (int)ARRAY_LEN(hook_attempts); i++) {
+		const struct hook_attempt *a = &hook_attempts[i];
+
+		fd = load_for(a->fn, a->type, a->attach);
+		/* policy_hook_target(): the attach target is a policy's function */
+		if (!ASSERT_ERR(fd, EPERM, a->fn)) {
+			printf("# BYPASS: unsigned %s program for %s loaded\n",
+			       libbpf_bpf_prog_type_str(a->type), a->fn);
+			close(fd);
+		}
+	}
+	/* the attack as it was: fill the guard's trampoline */
 	for (n = 0; n < FILLERS; n++) {
-		progs[n] = load_prog_type(BPF_PROG_TYPE_TRACING, ret0, ARRAY_LEN(ret0), &opts);
+		progs[n] = load_for("bpf_lsm_bpf_prog", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY);
 		if (progs[n] < 0) {
 			err = errno;
 			break;
@@ -401,31 +337,36 @@ TEST_EXPLICIT(attack_round2_trampoline_full_reload)
 		}
 	}
 	printf("# %d unsigned fentry programs on bpf_lsm_bpf_prog, then errno %d\n", n, err);
-	rc = cli("unload", "keyring-allowlist", NULL);
-	ASSERT_OK(rc, "unload (the first half of an update)");
-	/* the old guard's slot, taken by a poller of link_guard before the load */
-	if (n < FILLERS && progs[n] >= 0) {
-		links[n] = bpf_link_create(progs[n], 0, BPF_TRACE_FENTRY, NULL);
-		printf("# the freed slot: link %s\n", links[n] >= 0 ? "made" : strerror(errno));
+	ASSERT_EQ(n, 0, "no filler loads");
+	ASSERT_EQ(err, EPERM, "the first filler: refused by the policy");
+	if (ASSERT_EQ(policy_cli("log", "keyring-allowlist", NULL), 0, "log")) {
+		/* each refusal recorded under its own stage */
+		ASSERT_EQ(policy_count(policy_out, "\"decision\":\"deny\",\"stage\":\"hook\",\"errno\":1"),
+			  (int)ARRAY_LEN(hook_attempts) + 1, "one hook denial per attempt");
+		ASSERT_EQ(policy_count(policy_out, "\"stage\":\"hook\""), (int)ARRAY_LEN(hook_attempts) + 1,
+			  "no other record at stage hook (the control)");
 	}
-	rc = cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
-	printf("# reload with the trampoline full: exit %d\n", rc);
+	ASSERT_EQ(policy_cli("unload", "keyring-allowlist", NULL), 0, "unload (the first half of an update)");
+	rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
+	printf("# reload: exit %d\n", rc);
 	if (rc)
-		dump_out();
-	snprintf(path, sizeof(path), PIN_DIR "/keyring-allowlist/link_guard");
-	if (!rc && !ASSERT_TRUE(!stat(path, &st), "a loaded policy has its guard"))
-		printf("# BYPASS: keyring-allowlist loaded without its guard\n");
-	if (rc) {
-		printf("# after the failed load: link_keyring_allowlist %s, link_guard %s\n",
-		       stat(PIN_DIR "/keyring-allowlist/link_keyring_allowlist", &st) ? "absent" : "pinned",
-		       stat(path, &st) ? "absent" : "pinned");
-		/* no policy at all is left: what the attacker wanted */
+		policy_dump_out();
+	snprintf(path, sizeof(path), POLICY_PIN_DIR "/keyring-allowlist/link_guard");
+	if (!ASSERT_EQ(rc, 0, "reload (the second half)"))
 		printf("# BYPASS: the fentry programs keep the policy from loading again\n");
-		FAIL("reload refused while the guard's trampoline is full");
-	}
-	rc = cli("status", NULL);
-	printf("# status exit %d\n", rc);
-	dump_out();
+	else
+		ASSERT_TRUE(!stat(path, &st), "the reloaded policy has its guard");
+
+	/* deny-unsigned names the same attempt the same way */
+	policy_unload_all();
+	if (!ASSERT_EQ(policy_cli("load", "deny-unsigned", NULL), 0, "load deny-unsigned"))
+		goto out;
+	fd = load_for("bpf_lsm_bpf_prog", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY);
+	if (!ASSERT_ERR(fd, EPERM, "deny-unsigned: fentry on bpf_lsm_bpf_prog"))
+		close(fd);
+	if (ASSERT_EQ(policy_cli("log", "deny-unsigned", NULL), 0, "log deny-unsigned"))
+		ASSERT_HAS(policy_out, "\"decision\":\"deny\",\"stage\":\"hook\",\"errno\":1",
+			   "deny-unsigned records stage hook");
 out:
 	for (i = 0; i < FILLERS; i++) {
 		if (links[i] >= 0)
@@ -433,5 +374,58 @@ out:
 		if (progs[i] >= 0)
 			close(progs[i]);
 	}
-	unload_all();
+	policy_unload_all();
+}
+
+/*
+ * The gap the hook check leaves (policies/README.md "Not guaranteed"): a
+ * program loaded while no policy is attached (before the first load, or
+ * in an update's window) and linked later.  Root loads 38 unsigned fentry
+ * programs for bpf_lsm_bpf_prog before the policy is attached, links all
+ * but the slot the guard takes once it is, and the freed slot after the
+ * unload: the reload fails.  Expected to FAIL (documented), and the CLI
+ * must say why and leave nothing half-attached.
+ */
+TEST_EXPLICIT(attack_round2_trampoline_preloaded)
+{
+	int progs[FILLERS], links[FILLERS], n, i, linked = 0, rc;
+	struct stat st;
+
+	for (i = 0; i < FILLERS; i++)
+		progs[i] = links[i] = -1;
+	policy_unload_all();
+	for (n = 0; n < FILLERS; n++) {
+		progs[n] = load_for("bpf_lsm_bpf_prog", BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY);
+		if (progs[n] < 0)
+			break;
+	}
+	printf("# %d unsigned fentry programs loaded before the policy\n", n);
+	if (!load_types_policy())
+		goto out;
+	for (i = 0; i < n; i++) {
+		links[i] = bpf_link_create(progs[i], 0, BPF_TRACE_FENTRY, NULL);
+		if (links[i] < 0)
+			break;
+		linked++;
+	}
+	printf("# %d linked while the policy is attached, then errno %d\n", linked, errno);
+	ASSERT_EQ(policy_cli("unload", "keyring-allowlist", NULL), 0, "unload");
+	if (linked < n)
+		links[linked] = bpf_link_create(progs[linked], 0, BPF_TRACE_FENTRY, NULL);
+	rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
+	printf("# reload: exit %d\n", rc);
+	if (rc) {
+		policy_dump_out();
+		printf("# BYPASS (documented: README 'Not guaranteed'): fentry programs loaded before the policy keep it from loading again\n");
+		ASSERT_TRUE(stat(POLICY_PIN_DIR "/keyring-allowlist", &st), "nothing left pinned");
+	}
+	ASSERT_EQ(rc, 0, "reload");
+out:
+	for (i = 0; i < FILLERS; i++) {
+		if (links[i] >= 0)
+			close(links[i]);
+		if (progs[i] >= 0)
+			close(progs[i]);
+	}
+	policy_unload_all();
 }

@@ -37,91 +37,25 @@
 
 #include "runner.h"
 #include "util.h"
+#include "policy_fixture.h"
 #include "sign.h"
 #include "signed.h"
 #include "loader.h"
 #include "token.h"
-#include "../../policies/policy.h"
 #include "mini_loader.skel.h"
 #include "iter_write_value.skel.h"
 #include "skel_counter.lskel.h"
 #include "skel_counter_untrusted.lskel.h"
 #include "skel_counter_bad_signature.lskel.h"
 
-#define CLI		"/tests/bpfsign-policy"
-#define PIN_DIR		"/sys/fs/bpf/bpfsign"
 #define POLICY_FILE	"/tmp/test.policy"
-
-static const char *const policies[] = { "deny-unsigned", "keyring-allowlist", "audit-log" };
 
 static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
 
-/* the output of the last cli() or run() call, stdout and stderr: a flooded
- * ring buffer prints some 550 records of about 560 bytes
- */
-static char cli_out[1 << 20];
-
-/* Run argv[0]; its exit code, or -1. The output goes to cli_out. */
-static int run(const char *const argv[])
-{
-	return run_capture(argv, cli_out, sizeof(cli_out));
-}
-
-/* Run the CLI with the NULL-terminated arguments; its exit code, or -1. */
-static int cli(const char *arg, ...)
-{
-	const char *argv[16] = { CLI };
-	int argc = 1;
-	va_list ap;
-
-	va_start(ap, arg);
-	for (; arg && argc < 15; arg = va_arg(ap, const char *))
-		argv[argc++] = arg;
-	va_end(ap);
-	argv[argc] = NULL;
-	return run(argv);
-}
-
-/* The CLI must exit 0; else its output is shown. */
-#define CLI_OK(what, ...) ({							\
-	int ___rc = cli(__VA_ARGS__, NULL);					\
-	if (___rc != 0)								\
-		FAIL("%s: bpfsign-policy exit %d: %s", what, ___rc, cli_out);	\
-	___rc == 0;								\
-})
-
-static bool pinned(const char *name)
-{
-	char path[256];
-	struct stat st;
-
-	snprintf(path, sizeof(path), PIN_DIR "/%s", name);
-	return !stat(path, &st);
-}
-
-/* Leave the kernel as the test found it: no policy attached. */
-static void unload_all(void)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_LEN(policies); i++) {
-		if (!pinned(policies[i]))
-			continue;
-		CLI_OK(policies[i], "unload", policies[i]);
-		ASSERT_TRUE(!pinned(policies[i]), "pins removed by unload");
-	}
-}
-
+/* the policy file of the test, written whole */
 static int write_policy(const char *text)
 {
-	int fd = open(POLICY_FILE, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -1;
+	return policy_write_file(POLICY_FILE, text);
 }
 
 /* --- the loads of the matrix: 0 or -errno ------------------------------- */
@@ -129,19 +63,6 @@ static int write_policy(const char *text)
 static int try_unsigned(void)
 {
 	int fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
-
-	if (fd < 0)
-		return -errno;
-	close(fd);
-	return 0;
-}
-
-/* an unsigned program of another type than the socket filters above */
-static int try_unsigned_syscall(void)
-{
-	/* sleepable, as libbpf loads SEC("syscall") */
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = BPF_F_SLEEPABLE);
-	int fd = bpf_prog_load(BPF_PROG_TYPE_SYSCALL, "t", "GPL", ret0, ARRAY_LEN(ret0), &opts);
 
 	if (fd < 0)
 		return -errno;
@@ -226,7 +147,7 @@ static bool setup_session(struct fixture *f, bool session)
 	int len;
 
 	memset(f, 0, sizeof(*f));
-	unload_all();
+	policy_unload_all();
 	f->ml = mini_loader__open_and_load();
 	if (!ASSERT_TRUE(f->ml, "unsigned mini loader, before any policy"))
 		return false;
@@ -253,7 +174,7 @@ static bool setup(struct fixture *f)
 
 static void teardown(struct fixture *f)
 {
-	unload_all();
+	policy_unload_all();
 	mini_loader__destroy(f->ml);
 	if (f->key > 0) {
 		ASSERT_OK(keyctl_revoke(f->key), "keyctl revoke");
@@ -284,10 +205,10 @@ TEST_EXPLICIT(policy_deny_unsigned)
 
 	if (!setup(&f))
 		goto out;
-	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
 		goto out;
 	/* the CLI has exited: what follows is enforced by the pinned link */
-	ASSERT_HAS(cli_out, "deny-unsigned: loaded, pinned in " PIN_DIR "/deny-unsigned",
+	ASSERT_HAS(policy_out, "deny-unsigned: loaded, pinned in " POLICY_PIN_DIR "/deny-unsigned",
 		   "load output");
 
 	/* the same load passed in setup(): only the policy refuses it */
@@ -303,20 +224,20 @@ TEST_EXPLICIT(policy_deny_unsigned)
 	pre_lsm_failures();
 	ASSERT_TRUE(!mini_loader__open_and_load(), "a new unsigned loader is refused");
 
-	if (CLI_OK("status", "status")) {
-		ASSERT_HAS(cli_out, "deny-unsigned: loaded", "status");
-		ASSERT_HAS(cli_out, "link_deny_unsigned: link ", "status lists the link");
-		ASSERT_HAS(cli_out, "keyring-allowlist: not loaded", "status of the others");
+	if (POLICY_CLI_OK("status", "status")) {
+		ASSERT_HAS(policy_out, "deny-unsigned: loaded", "status");
+		ASSERT_HAS(policy_out, "link_deny_unsigned: link ", "status lists the link");
+		ASSERT_HAS(policy_out, "keyring-allowlist: not loaded", "status of the others");
 	}
 	/* its own log: the refusals */
-	if (CLI_OK("log deny-unsigned", "log", "deny-unsigned")) {
-		ASSERT_HAS(cli_out, "\"decision\":\"deny\",\"stage\":\"lsm\",\"errno\":1,\"error\":\"EPERM\"",
+	if (POLICY_CLI_OK("log deny-unsigned", "log", "deny-unsigned")) {
+		ASSERT_HAS(policy_out, "\"decision\":\"deny\",\"stage\":\"lsm\",\"errno\":1,\"error\":\"EPERM\"",
 			   "deny-unsigned logs its denials");
-		ASSERT_HAS(cli_out, "\"prog_type\":\"socket_filter\",\"signed\":false", "the unsigned load");
+		ASSERT_HAS(policy_out, "\"prog_type\":\"socket_filter\",\"signed\":false", "the unsigned load");
 	}
 	/* a second load is refused while the first is pinned */
-	ASSERT_EQ(cli("load", "deny-unsigned", NULL), 1, "load twice");
-	ASSERT_HAS(cli_out, "already loaded", "the reason");
+	ASSERT_EQ(policy_cli("load", "deny-unsigned", NULL), 1, "load twice");
+	ASSERT_HAS(policy_out, "already loaded", "the reason");
 	/* program names and ids are for CAP_SYS_ADMIN, as BPF_PROG_GET_NEXT_ID */
 	ASSERT_EQ(flood_as_cap_bpf_n(-1), 0, "a CAP_BPF caller's log hides the programs");
 out:
@@ -338,7 +259,7 @@ static int iter_write_attach(struct iter_write_value *it, const char *name)
 	char path[128];
 	int fd, err;
 
-	snprintf(path, sizeof(path), PIN_DIR "/keyring-allowlist/%s", name);
+	snprintf(path, sizeof(path), POLICY_PIN_DIR "/keyring-allowlist/%s", name);
 	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return -errno;
@@ -361,7 +282,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_default)
 	/* unsigned: loaded before the policy, which would refuse it */
 	it = iter_write_value__open_and_load();
 	if (!ASSERT_TRUE(it, "the writing bpf_map_elem iterator, before the policy") ||
-	    !CLI_OK("load keyring-allowlist", "load", "keyring-allowlist"))
+	    !POLICY_CLI_OK("load keyring-allowlist", "load", "keyring-allowlist"))
 		goto out;
 	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load (unsigned deny by default)");
 	skel_counter_counts("builtin keyring allowed, its child (children allow by default)");
@@ -370,11 +291,11 @@ TEST_EXPLICIT(policy_keyring_allowlist_default)
 	/* an unsigned loader's children count as unsigned */
 	ASSERT_ERR(try_mini_child(f.ml), EPERM, "unsigned loader's child");
 	pre_lsm_failures();
-	if (CLI_OK("status", "status"))
-		ASSERT_HAS(cli_out, "mode enforce, unsigned deny, children allow", "status: config");
+	if (POLICY_CLI_OK("status", "status"))
+		ASSERT_HAS(policy_out, "mode enforce, unsigned deny, children allow", "status: config");
 	/* the allowlist is frozen: bpf(2) cannot rewrite it */
 	{
-		int fd = bpf_obj_get(PIN_DIR "/keyring-allowlist/map_keyrings");
+		int fd = bpf_obj_get(POLICY_PIN_DIR "/keyring-allowlist/map_keyrings");
 		struct { __u32 keyring, any; __s32 serial; } key = { 4, 1, 0 };
 		__u32 allowed = 1;
 
@@ -419,15 +340,15 @@ TEST_EXPLICIT(policy_keyring_allowlist_file)
 		 "keyring allow builtin\n"
 		 "keyring allow user serial %d   # this session\n", f.session);
 	if (!ASSERT_OK(write_policy(text), "write " POLICY_FILE) ||
-	    !CLI_OK("check", "check", "--policy", POLICY_FILE) ||
-	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+	    !POLICY_CLI_OK("check", "check", "--policy", POLICY_FILE) ||
+	    !POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
 		goto out;
 	ASSERT_EQ(try_unsigned(), 0, "unsigned load (unsigned allow)");
 	ASSERT_EQ(try_mini_child(f.ml), 0, "unsigned loader's child (unsigned allow)");
 	ASSERT_EQ(try_session(), 0, "session keyring, allowed by serial");
 	skel_counter_counts("builtin keyring");
 	pre_lsm_failures();
-	unload_all();
+	policy_unload_all();
 
 	/* an exact deny wins over the keyring-wide allow; children deny */
 	snprintf(text, sizeof(text),
@@ -436,7 +357,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_file)
 		 "keyring allow builtin\n"
 		 "children deny\n", f.session);
 	if (!ASSERT_OK(write_policy(text), "write " POLICY_FILE) ||
-	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+	    !POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
 		goto out;
 	ASSERT_ERR(try_session(), EPERM, "session keyring, denied by serial");
 	/* the loader (builtin) is admitted; its child, loaded through
@@ -444,20 +365,20 @@ TEST_EXPLICIT(policy_keyring_allowlist_file)
 	 */
 	ASSERT_ERR(try_builtin(), EPERM, "builtin skeleton with children deny");
 	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load (default deny)");
-	unload_all();
+	policy_unload_all();
 
 	/* a signer line is parsed, and refused: LSMs cannot see the signer */
 	ASSERT_OK(write_policy("keyring allow builtin\nsigner 0123abcd\n"), "write");
-	ASSERT_EQ(cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL), 1,
+	ASSERT_EQ(policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL), 1,
 		  "load of a policy with a signer line");
-	ASSERT_HAS(cli_out, ":2: signer: not enforceable", "the reason, with the line");
-	ASSERT_TRUE(!pinned("keyring-allowlist"), "nothing pinned");
+	ASSERT_HAS(policy_out, ":2: signer: not enforceable", "the reason, with the line");
+	ASSERT_TRUE(!policy_pinned("keyring-allowlist"), "nothing pinned");
 	/* a malformed file: nothing loaded either */
 	ASSERT_OK(write_policy("keyring allow builtin\nmode strict\n"), "write");
-	ASSERT_EQ(cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL), 1,
+	ASSERT_EQ(policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL), 1,
 		  "load of a malformed policy");
-	ASSERT_HAS(cli_out, POLICY_FILE ":2: mode: expected enforce or permissive", "the reason");
-	ASSERT_TRUE(!pinned("keyring-allowlist"), "nothing pinned");
+	ASSERT_HAS(policy_out, POLICY_FILE ":2: mode: expected enforce or permissive", "the reason");
+	ASSERT_TRUE(!policy_pinned("keyring-allowlist"), "nothing pinned");
 out:
 	teardown(&f);
 }
@@ -465,34 +386,44 @@ out:
 /* Permissive: every load passes, what enforce would refuse is logged. */
 TEST_EXPLICIT(policy_keyring_allowlist_permissive)
 {
+	struct iter_write_value *it;
 	char pid[32];
 	struct fixture f;
 
 	if (!setup(&f))
 		goto out;
 	if (!ASSERT_OK(write_policy("mode permissive\nkeyring allow builtin\n"), "write") ||
-	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+	    !POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
 		goto out;
 	ASSERT_EQ(try_unsigned(), 0, "unsigned load, permissive");
 	ASSERT_EQ(try_session(), 0, "session keyring, permissive");
 	skel_counter_counts("builtin keyring, permissive");
-	if (CLI_OK("status", "status")) {
-		ASSERT_HAS(cli_out, "mode permissive", "status: mode");
+	if (POLICY_CLI_OK("status", "status")) {
+		ASSERT_HAS(policy_out, "mode permissive", "status: mode");
 		/* the unsigned load, the session-keyring loader and its child:
 		 * a child counts as its loader's keyring (user), not allowed
 		 */
-		ASSERT_HAS(cli_out, "would-deny 3 ", "status: three loads would have been denied");
+		ASSERT_HAS(policy_out, "would-deny 3 ", "status: three loads would have been denied");
 	}
 	snprintf(pid, sizeof(pid), "\"pid\":%d,", getpid());
-	if (CLI_OK("log", "log", "keyring-allowlist")) {
-		ASSERT_HAS(cli_out, pid, "records of this process");
-		ASSERT_HAS(cli_out, "\"prog_type\":\"socket_filter\",\"signed\":false,\"kernel\":false,\"verdict\":\"unsigned\"",
+	if (POLICY_CLI_OK("log", "log", "keyring-allowlist")) {
+		ASSERT_HAS(policy_out, pid, "records of this process");
+		ASSERT_HAS(policy_out, "\"prog_type\":\"socket_filter\",\"signed\":false,\"kernel\":false,\"verdict\":\"unsigned\"",
 			   "the unsigned load");
-		ASSERT_HAS(cli_out, "\"keyring\":\"user\"", "the session-keyring loader");
-		ASSERT_HAS(cli_out, "\"decision\":\"would-deny\",\"stage\":\"lsm\",\"errno\":0",
+		ASSERT_HAS(policy_out, "\"keyring\":\"user\"", "the session-keyring loader");
+		ASSERT_HAS(policy_out, "\"decision\":\"would-deny\",\"stage\":\"lsm\",\"errno\":0",
 			   "logged as would-deny, errno 0");
-		ASSERT_TRUE(!strstr(cli_out, "\"decision\":\"deny\""), "nothing denied");
+		ASSERT_TRUE(!strstr(policy_out, "\"decision\":\"deny\""), "nothing denied");
 	}
+	/* the guard follows the mode: a value-writing iterator (refused in
+	 * enforce mode, attack_policy_guard_iterator) loads, a would-deny
+	 */
+	it = iter_write_value__open_and_load();
+	if (ASSERT_TRUE(it != NULL, "value-writing iterator, permissive"))
+		iter_write_value__destroy(it);
+	if (POLICY_CLI_OK("log", "log", "keyring-allowlist"))
+		ASSERT_HAS(policy_out, "\"decision\":\"would-deny\",\"stage\":\"guard\",\"errno\":0",
+			   "the guard's would-deny");
 out:
 	teardown(&f);
 }
@@ -505,65 +436,65 @@ TEST_EXPLICIT(policy_keyring_allowlist_types)
 	if (!setup_session(&f, false))
 		goto out;
 	/* the baseline: the other type loads without a policy */
-	if (!ASSERT_EQ(try_unsigned_syscall(), 0, "no policy: unsigned syscall program"))
+	if (!ASSERT_EQ(policy_try_unsigned_syscall(), 0, "no policy: unsigned syscall program"))
 		goto out;
 	if (!ASSERT_OK(write_policy("mode enforce\n"
 				    "keyring allow builtin\n"
 				    "unsigned deny\n"
 				    "unsigned allow type socket_filter\n"), "write") ||
-	    !CLI_OK("check", "check", "--policy", POLICY_FILE) ||
-	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+	    !POLICY_CLI_OK("check", "check", "--policy", POLICY_FILE) ||
+	    !POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
 		goto out;
 	ASSERT_EQ(try_unsigned(), 0, "unsigned socket filter (its type is allowed)");
 	/* an unsigned loader's child counts as unsigned, and is a socket filter */
 	ASSERT_EQ(try_mini_child(f.ml), 0, "unsigned loader's socket-filter child");
 	/* the type set admits nothing else unsigned: the LSM's deny */
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program");
 	/* signed loads still go by keyring: the loader is a syscall program too */
 	skel_counter_counts("builtin keyring, a syscall-type loader");
-	if (CLI_OK("status", "status"))
-		ASSERT_HAS(cli_out, "mode enforce, unsigned deny, children allow, "
+	if (POLICY_CLI_OK("status", "status"))
+		ASSERT_HAS(policy_out, "mode enforce, unsigned deny, children allow, "
 			   "unsigned types socket_filter\n", "status: config with its types");
-	if (CLI_OK("log", "log", "keyring-allowlist")) {
-		ASSERT_HAS(cli_out, "\"prog_type\":\"syscall\",\"signed\":false,\"kernel\":false,\"verdict\":\"unsigned\"",
+	if (POLICY_CLI_OK("log", "log", "keyring-allowlist")) {
+		ASSERT_HAS(policy_out, "\"prog_type\":\"syscall\",\"signed\":false,\"kernel\":false,\"verdict\":\"unsigned\"",
 			   "the refused load's type");
-		ASSERT_TRUE(!strstr(cli_out, "\"prog_type\":\"socket_filter\""),
+		ASSERT_TRUE(!strstr(policy_out, "\"prog_type\":\"socket_filter\""),
 			    "no record of the allowed type");
 	}
-	unload_all();
+	policy_unload_all();
 
 	/* permissive: the other type passes, counted as would-deny */
 	if (!ASSERT_OK(write_policy("mode permissive\nunsigned allow type socket_filter\n"),
 		       "write") ||
-	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+	    !POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
 		goto out;
 	ASSERT_EQ(try_unsigned(), 0, "unsigned socket filter, permissive");
-	ASSERT_EQ(try_unsigned_syscall(), 0, "unsigned syscall program, permissive");
-	if (CLI_OK("status", "status"))
-		ASSERT_HAS(cli_out, "would-deny 1 ", "status: only the syscall program would be denied");
-	if (CLI_OK("log", "log", "keyring-allowlist"))
-		ASSERT_HAS(cli_out, "\"prog_type\":\"syscall\",\"signed\":false",
+	ASSERT_EQ(policy_try_unsigned_syscall(), 0, "unsigned syscall program, permissive");
+	if (POLICY_CLI_OK("status", "status"))
+		ASSERT_HAS(policy_out, "would-deny 1 ", "status: only the syscall program would be denied");
+	if (POLICY_CLI_OK("log", "log", "keyring-allowlist"))
+		ASSERT_HAS(policy_out, "\"prog_type\":\"syscall\",\"signed\":false",
 			   "logged as would-deny");
-	unload_all();
+	policy_unload_all();
 
 	/* an unsigned syscall program is a loader: refused without the
 	 * line's confirmation, and nothing is loaded
 	 */
 	if (!ASSERT_OK(write_policy("keyring allow builtin\nunsigned allow type syscall\n"), "write"))
 		goto out;
-	ASSERT_EQ(cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL), 1,
+	ASSERT_EQ(policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL), 1,
 		  "load with an unconfirmed syscall type");
-	ASSERT_HAS(cli_out, POLICY_FILE ":2: unsigned: type syscall weakens the policy: ",
+	ASSERT_HAS(policy_out, POLICY_FILE ":2: unsigned: type syscall weakens the policy: ",
 		   "the reason, with the line");
-	ASSERT_TRUE(!pinned("keyring-allowlist"), "nothing pinned");
+	ASSERT_TRUE(!policy_pinned("keyring-allowlist"), "nothing pinned");
 	/* confirmed: loaded, with the warning, and enforced as written */
 	if (!ASSERT_OK(write_policy("keyring allow builtin\n"
 				    "unsigned allow type syscall weakens-policy\n"), "write") ||
-	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+	    !POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
 		goto out;
-	ASSERT_HAS(cli_out, "bpfsign-policy load: " POLICY_FILE ":2: warning: unsigned allow type "
+	ASSERT_HAS(policy_out, "bpfsign-policy load: " POLICY_FILE ":2: warning: unsigned allow type "
 		   "syscall weakens the policy: ", "the warning of load");
-	ASSERT_EQ(try_unsigned_syscall(), 0, "unsigned syscall program, confirmed type");
+	ASSERT_EQ(policy_try_unsigned_syscall(), 0, "unsigned syscall program, confirmed type");
 	ASSERT_ERR(try_unsigned(), EPERM, "unsigned socket filter, not allowed");
 out:
 	teardown(&f);
@@ -571,25 +502,14 @@ out:
 
 /* --- audit-log ------------------------------------------------------------- */
 
-/* cli_out as TAP comments, to see the lines a failed match looked at */
-static void dump_cli(void)
-{
-	const char *line, *end;
-
-	for (line = cli_out; *line; line = *end ? end + 1 : end) {
-		end = strchrnul(line, '\n');
-		printf("#     %.*s\n", (int)(end - line), line);
-	}
-}
-
-/* The line of cli_out that holds every needle (NULL-terminated), or NULL. */
+/* The line of policy_out that holds every needle (NULL-terminated), or NULL. */
 static const char *find_line(char *buf, size_t size, const char *needle, ...)
 {
 	const char *line, *end, *n;
 	va_list ap;
 	bool all;
 
-	for (line = cli_out; *line; line = *end ? end + 1 : end) {
+	for (line = policy_out; *line; line = *end ? end + 1 : end) {
 		end = strchrnul(line, '\n');
 		snprintf(buf, size, "%.*s", (int)(end - line), line);
 		all = true;
@@ -612,12 +532,12 @@ TEST_EXPLICIT(policy_audit_log)
 
 	if (!setup(&f))
 		goto out;
-	if (!CLI_OK("load audit-log", "load", "audit-log"))
+	if (!POLICY_CLI_OK("load audit-log", "load", "audit-log"))
 		goto out;
 	/* then deny-unsigned, so that a load is denied; the audit-log sees
 	 * its loader as an accepted load of the CLI
 	 */
-	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
 		goto out;
 
 	skel_counter_counts("accepted: builtin-signed skeleton");
@@ -633,7 +553,7 @@ TEST_EXPLICIT(policy_audit_log)
 	strcat(digest, "\"}");
 	snprintf(serial, sizeof(serial), "\"keyring_serial\":%d,", f.session);
 
-	if (!CLI_OK("log", "log"))
+	if (!POLICY_CLI_OK("log", "log"))
 		goto out;
 	/* accepted: the signed loader and the child it loaded */
 	ASSERT_TRUE(find_line(line, sizeof(line), pid, "\"prog_type\":\"syscall\",\"signed\":true,"
@@ -674,22 +594,22 @@ TEST_EXPLICIT(policy_audit_log)
 			      "\"prog_type\":\"syscall\",\"signed\":true,\"kernel\":false,"
 			      "\"verdict\":\"verified\"", NULL),
 		    "the CLI's signed policy loader");
-	ASSERT_HAS(cli_out, "\"time\":\"", "records carry the wall-clock time");
+	ASSERT_HAS(policy_out, "\"time\":\"", "records carry the wall-clock time");
 	if (test_failed())
-		dump_cli();
+		policy_dump_out();
 
 	/* consumed: a second read has none of them; --count stops early */
-	if (CLI_OK("log again", "log"))
-		ASSERT_TRUE(!strstr(cli_out, pid), "records are consumed by log");
+	if (POLICY_CLI_OK("log again", "log"))
+		ASSERT_TRUE(!strstr(policy_out, pid), "records are consumed by log");
 	ASSERT_EQ(try_tampered(), -EKEYREJECTED, "a second tampered load");
 	ASSERT_ERR(try_unsigned(), EPERM, "a second unsigned load");
-	if (CLI_OK("log --count 1", "log", "--count", "1")) {
+	if (POLICY_CLI_OK("log --count 1", "log", "--count", "1")) {
 		ASSERT_TRUE(find_line(line, sizeof(line), "\"error\":\"EKEYREJECTED\"", NULL),
 			    "the first record");
-		ASSERT_TRUE(!strstr(cli_out, "EPERM"), "only one record");
+		ASSERT_TRUE(!strstr(policy_out, "EPERM"), "only one record");
 	}
-	if (CLI_OK("log --follow --count 1", "log", "--follow", "--count", "1"))
-		ASSERT_HAS(cli_out, "\"error\":\"EPERM\"", "--follow returns the buffered record");
+	if (POLICY_CLI_OK("log --follow --count 1", "log", "--follow", "--count", "1"))
+		ASSERT_HAS(policy_out, "\"error\":\"EPERM\"", "--follow returns the buffered record");
 out:
 	teardown(&f);
 }
@@ -797,7 +717,7 @@ struct accounted {
 	long last_pid;		/* of the last tally line */
 };
 
-/* The denials of uid in log's output (cli_out), from the ring buffer and
+/* The denials of uid in log's output (policy_out), from the ring buffer and
  * from the tally.
  */
 static struct accounted accounted(unsigned int uid)
@@ -807,7 +727,7 @@ static struct accounted accounted(unsigned int uid)
 	const char *line, *end, *p;
 
 	snprintf(needle, sizeof(needle), "\"uid\":%u,", uid);
-	for (line = cli_out; *line; line = *end ? end + 1 : end) {
+	for (line = policy_out; *line; line = *end ? end + 1 : end) {
 		end = strchrnul(line, '\n');
 		snprintf(buf, sizeof(buf), "%.*s", (int)(end - line), line);
 		if (!strstr(buf, needle) || !strstr(buf, "\"decision\":\"deny\",\"stage\":\"lsm\","
@@ -825,27 +745,12 @@ static struct accounted accounted(unsigned int uid)
 	return a;
 }
 
-/* The counters `status` prints for policy name: false if not found. */
-static bool status_counts(const char *name, __u64 n[BPFSIGN_STAT_MAX])
-{
-	char head[64];
-	const char *p;
-
-	snprintf(head, sizeof(head), "%s: loaded", name);
-	p = strstr(cli_out, head);
-	p = p ? strstr(p, "\n  allow ") : NULL;
-	/* tallied is the last: a policy without it (before the tally) shows 0 */
-	memset(n, 0, sizeof(*n) * BPFSIGN_STAT_MAX);
-	return p && sscanf(p, "\n  allow %llu deny %llu would-deny %llu reject %llu lost %llu tallied %llu",
-			   &n[0], &n[1], &n[2], &n[3], &n[4], &n[5]) >= BPFSIGN_STAT_TALLIED;
-}
-
 /* The counters of policy name: deny, and lost none; tallied if >= 0. */
 static void check_status(const char *name, long deny, long tallied)
 {
 	__u64 n[BPFSIGN_STAT_MAX];
 
-	if (!CLI_OK("status", "status") || !ASSERT_TRUE(status_counts(name, n), "status: counters"))
+	if (!POLICY_CLI_OK("status", "status") || !ASSERT_TRUE(policy_parse_counts(name, n), "status: counters"))
 		return;
 	ASSERT_EQ(n[BPFSIGN_STAT_DENY], deny, "status: deny, every denied load");
 	ASSERT_EQ(n[BPFSIGN_STAT_LOST], 0, "status: lost");
@@ -883,9 +788,9 @@ static void check_counters_frozen(const char *name)
 	char path[128];
 	int fd, fd2;
 
-	if (!CLI_OK("status", "status") || !ASSERT_TRUE(status_counts(name, n), "status before"))
+	if (!POLICY_CLI_OK("status", "status") || !ASSERT_TRUE(policy_parse_counts(name, n), "status before"))
 		return;
-	snprintf(path, sizeof(path), PIN_DIR "/%s/map_stats", name);
+	snprintf(path, sizeof(path), POLICY_PIN_DIR "/%s/map_stats", name);
 	fd = bpf_obj_get(path);
 	if (ASSERT_OK(fd, "open the pinned stats map")) {
 		/* frozen: bpf_map_update_elem() refuses a frozen map */
@@ -904,7 +809,7 @@ static void check_counters_frozen(const char *name)
 		}
 		close(fd);
 	}
-	snprintf(path, sizeof(path), PIN_DIR "/%s/map_tally", name);
+	snprintf(path, sizeof(path), POLICY_PIN_DIR "/%s/map_tally", name);
 	fd = bpf_obj_get(path);
 	if (ASSERT_OK(fd, "open the pinned tally map") &&
 	    ASSERT_OK(bpf_map_get_next_key(fd, NULL, &key), "the flood's tally entry")) {
@@ -918,7 +823,7 @@ static void check_counters_frozen(const char *name)
 	}
 	if (fd >= 0)
 		close(fd);
-	if (CLI_OK("status", "status") && ASSERT_TRUE(status_counts(name, after), "status after"))
+	if (POLICY_CLI_OK("status", "status") && ASSERT_TRUE(policy_parse_counts(name, after), "status after"))
 		ASSERT_TRUE(!memcmp(n, after, sizeof(n)), "the counters are unchanged");
 }
 
@@ -930,8 +835,8 @@ TEST_EXPLICIT(policy_flood_cap_bpf)
 
 	if (!setup_session(&f, false))
 		goto out;
-	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned") ||
-	    !CLI_OK("load audit-log", "load", "audit-log"))
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned") ||
+	    !POLICY_CLI_OK("load audit-log", "load", "audit-log"))
 		goto out;
 	if (!ASSERT_EQ(flood_as_cap_bpf(), 0, "uid 1000 with CAP_BPF: every load refused, EPERM"))
 		goto out;
@@ -940,7 +845,7 @@ TEST_EXPLICIT(policy_flood_cap_bpf)
 	check_counters_frozen("deny-unsigned");
 	check_counters_frozen("audit-log");
 
-	if (CLI_OK("log deny-unsigned", "log", "deny-unsigned")) {
+	if (POLICY_CLI_OK("log deny-unsigned", "log", "deny-unsigned")) {
 		flood = check_flood(FLOOD_UID, FLOOD, "deny-unsigned: uid 1000's events + tally");
 		root = accounted(0);
 		ASSERT_EQ(root.events, 0, "root's denial: not in the full ring buffer");
@@ -949,18 +854,18 @@ TEST_EXPLICIT(policy_flood_cap_bpf)
 		check_status("deny-unsigned", FLOOD + 1, flood.tallied + root.tallied);
 	}
 	/* log consumed the ring buffer, not the tally */
-	if (CLI_OK("log deny-unsigned again", "log", "deny-unsigned")) {
+	if (POLICY_CLI_OK("log deny-unsigned again", "log", "deny-unsigned")) {
 		root = accounted(FLOOD_UID);
 		ASSERT_EQ(root.events, 0, "second log: the ring buffer was consumed");
 		ASSERT_EQ(root.tallied, flood.tallied, "second log: the same tally");
 	}
-	if (CLI_OK("log audit-log", "log", "audit-log")) {
+	if (POLICY_CLI_OK("log audit-log", "log", "audit-log")) {
 		check_flood(FLOOD_UID, FLOOD, "audit-log: uid 1000's events + tally");
 		ASSERT_EQ(accounted(0).tallied, 1, "audit-log: root's denial, in the tally");
 		check_status("audit-log", FLOOD + 1, -1);
 	}
 	if (test_failed())
-		printf("# %.2000s\n", cli_out);
+		printf("# %.2000s\n", policy_out);
 out:
 	teardown(&f);
 }
@@ -973,7 +878,7 @@ TEST_EXPLICIT(policy_flood_token)
 
 	if (!setup_session(&f, false))
 		goto out;
-	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
 		goto out;
 	if (!ASSERT_EQ(run_with_token(flood_with_token, NULL), 0,
 		       "token holder: every load refused, EPERM"))
@@ -983,7 +888,7 @@ TEST_EXPLICIT(policy_flood_token)
 	 */
 	ASSERT_ERR(try_unsigned(), EPERM, "root's unsigned load after the flood");
 	check_counters_frozen("deny-unsigned");
-	if (CLI_OK("log deny-unsigned", "log", "deny-unsigned")) {
+	if (POLICY_CLI_OK("log deny-unsigned", "log", "deny-unsigned")) {
 		a = check_flood(0, FLOOD + 1, "token holder's events + tally, and root's denial");
 		ASSERT_EQ(a.last_pid, getpid(), "the tally line names the last denied caller");
 		check_status("deny-unsigned", FLOOD + 1, a.tallied);
@@ -1022,12 +927,12 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 		return;
 	if (!setup_session(&f, false))
 		goto out;
-	rc = run(hook);
+	rc = policy_run(hook);
 	if (!ASSERT_EQ(rc, 0, "bpf-keyring-hook enrols untrusted.der and seals .bpf")) {
-		printf("# %s", cli_out);
+		printf("# %s", policy_out);
 		goto out;
 	}
-	ASSERT_HAS(cli_out, "restricted the .bpf keyring (1 certificates)", "the hook's log");
+	ASSERT_HAS(policy_out, "restricted the .bpf keyring (1 certificates)", "the hook's log");
 	/* sealed: the reject-all restriction refuses more enrolment */
 	len = cert_der("signing-ec", &der);
 	ASSERT_ERR(add_key("asymmetric", "late", der, len, KEY_SPEC_BPF_KEYRING), EPERM,
@@ -1046,7 +951,7 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 			goto out;
 	}
 	/* the default allowlist (builtin, secondary) does not name it */
-	if (!CLI_OK("load", "load", "keyring-allowlist"))
+	if (!POLICY_CLI_OK("load", "load", "keyring-allowlist"))
 		goto out;
 	{
 		struct skel_counter_untrusted *s = skel_counter_untrusted__open();
@@ -1055,13 +960,13 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 		skel_counter_untrusted__destroy(s);
 		ASSERT_ERR(err, EPERM, "default allowlist: .bpf keyring");
 	}
-	unload_all();
+	policy_unload_all();
 
 	/* examples/operator-keyring.policy */
 	if (!ASSERT_OK(write_policy("mode enforce\nkeyring allow bpf\nkeyring allow builtin\n"
 				    "unsigned deny\nchildren allow\n"), "write") ||
-	    !CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE) ||
-	    !CLI_OK("load audit-log", "load", "audit-log"))
+	    !POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE) ||
+	    !POLICY_CLI_OK("load audit-log", "load", "audit-log"))
 		goto out;
 	{
 		struct skel_counter_untrusted *s = skel_counter_untrusted__open();
@@ -1075,8 +980,8 @@ TEST_EXPLICIT(policy_keyring_allowlist_bpf_keyring)
 	 */
 	ASSERT_ERR(try_session(), EPERM, "bpf.keyring_unsealed=1: session keyring");
 	skel_counter_counts("keyring allow builtin");
-	if (CLI_OK("log", "log"))
-		ASSERT_HAS(cli_out, "\"verdict\":\"verified\",\"keyring\":\"bpf\",\"keyring_serial\":-9,"
+	if (POLICY_CLI_OK("log", "log"))
+		ASSERT_HAS(policy_out, "\"verdict\":\"verified\",\"keyring\":\"bpf\",\"keyring_serial\":-9,"
 			   "\"keyring_id\":-9,", "the audit record names the .bpf keyring");
 out:
 	teardown(&f);
@@ -1092,26 +997,20 @@ out:
  */
 #include <sys/mman.h>
 
-#define ST_MEM(sz, d, o, i)	INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
-#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
-
 /* The counters `status` prints for name, or all ~0 */
 static void status_now(const char *name, __u64 n[BPFSIGN_STAT_MAX])
 {
-	if (cli("status", NULL) || !status_counts(name, n))
+	if (policy_cli("status", NULL) || !policy_parse_counts(name, n))
 		memset(n, 0xff, sizeof(*n) * BPFSIGN_STAT_MAX);
 }
 
-/* Records of `log` (cli_out) that are ring buffer records, not tally lines */
+/* Records of `log` (policy_out) that are ring buffer records, not tally lines */
 static long log_records(void)
 {
 	const char *p;
 	long n = 0;
 
-	for (p = cli_out; (p = strstr(p, "{\"time\":")); p++)
+	for (p = policy_out; (p = strstr(p, "{\"time\":")); p++)
 		n++;
 	return n;
 }
@@ -1133,8 +1032,8 @@ static long log_records(void)
 static long tally_denials(unsigned int uid, long *entries)
 {
 	struct bpfsign_tally_key key, *prev = NULL, k2;
-	const char *pins[] = { PIN_DIR "/deny-unsigned/map_tally",
-			       PIN_DIR "/deny-unsigned/map_tally_any" };
+	const char *pins[] = { POLICY_PIN_DIR "/deny-unsigned/map_tally",
+			       POLICY_PIN_DIR "/deny-unsigned/map_tally_any" };
 	long total = 0;
 	unsigned int i;
 	int fd;
@@ -1191,7 +1090,7 @@ TEST_EXPLICIT(attack_policy_tally_full_by_uids)
 
 	if (!setup_session(&f, false))
 		goto out;
-	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
 		goto out;
 	fflush(stdout);
 	pid = fork();
@@ -1238,26 +1137,26 @@ TEST_EXPLICIT(attack_policy_repin_fake_maps)
 
 	if (!setup_session(&f, false))
 		goto out;
-	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
 		goto out;
 	ASSERT_ERR(try_unsigned(), EPERM, "a denial before the swap");
-	if (!ASSERT_OK(unlink(PIN_DIR "/deny-unsigned/map_stats"), "rm map_stats") ||
-	    !ASSERT_OK(unlink(PIN_DIR "/deny-unsigned/map_events"), "rm map_events") ||
-	    !ASSERT_OK(unlink(PIN_DIR "/deny-unsigned/map_tally"), "rm map_tally"))
+	if (!ASSERT_OK(unlink(POLICY_PIN_DIR "/deny-unsigned/map_stats"), "rm map_stats") ||
+	    !ASSERT_OK(unlink(POLICY_PIN_DIR "/deny-unsigned/map_events"), "rm map_events") ||
+	    !ASSERT_OK(unlink(POLICY_PIN_DIR "/deny-unsigned/map_tally"), "rm map_tally"))
 		goto out;
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "stats", 4, 8, BPFSIGN_STAT_MAX, &none);
 	for (i = 0; fd >= 0 && i < BPFSIGN_STAT_MAX; i++)
 		bpf_map_update_elem(fd, &i, &fake, BPF_ANY);
-	if (!ASSERT_OK(fd, "fake stats") || !ASSERT_OK(bpf_obj_pin(fd, PIN_DIR "/deny-unsigned/map_stats"), "pin"))
+	if (!ASSERT_OK(fd, "fake stats") || !ASSERT_OK(bpf_obj_pin(fd, POLICY_PIN_DIR "/deny-unsigned/map_stats"), "pin"))
 		goto out;
 	close(fd);
 	fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0, 4096, &none);
-	if (!ASSERT_OK(fd, "fake events") || !ASSERT_OK(bpf_obj_pin(fd, PIN_DIR "/deny-unsigned/map_events"), "pin"))
+	if (!ASSERT_OK(fd, "fake events") || !ASSERT_OK(bpf_obj_pin(fd, POLICY_PIN_DIR "/deny-unsigned/map_events"), "pin"))
 		goto out;
 	close(fd);
 	fd = bpf_map_create(BPF_MAP_TYPE_HASH, "tally", sizeof(struct bpfsign_tally_key),
 			    sizeof(struct bpfsign_tally), 1, &none);
-	if (!ASSERT_OK(fd, "fake tally") || !ASSERT_OK(bpf_obj_pin(fd, PIN_DIR "/deny-unsigned/map_tally"), "pin"))
+	if (!ASSERT_OK(fd, "fake tally") || !ASSERT_OK(bpf_obj_pin(fd, POLICY_PIN_DIR "/deny-unsigned/map_tally"), "pin"))
 		goto out;
 	close(fd);
 	/* still enforced: the link is pinned */
@@ -1265,24 +1164,24 @@ TEST_EXPLICIT(attack_policy_repin_fake_maps)
 	/* status and log read the maps of the link's program, and refuse a
 	 * map pin that is not one of them, naming it
 	 */
-	ASSERT_TRUE(cli("status", NULL) > 0, "status refuses the re-pinned maps");
-	if (!ASSERT_HAS(cli_out, "/deny-unsigned/map_events: map ", "status names the pin") ||
-	    !ASSERT_HAS(cli_out, "is not the policy's map 'events'", "status: why"))
-		dump_cli();
-	if (status_counts("deny-unsigned", n))
+	ASSERT_TRUE(policy_cli("status", NULL) > 0, "status refuses the re-pinned maps");
+	if (!ASSERT_HAS(policy_out, "/deny-unsigned/map_events: map ", "status names the pin") ||
+	    !ASSERT_HAS(policy_out, "is not the policy's map 'events'", "status: why"))
+		policy_dump_out();
+	if (policy_parse_counts("deny-unsigned", n))
 		printf("# BYPASS: status printed counters from the fake maps: deny %llu\n",
 		       n[BPFSIGN_STAT_DENY]);
-	ASSERT_TRUE(cli("log", "deny-unsigned", NULL) > 0, "log refuses the re-pinned maps");
-	ASSERT_HAS(cli_out, "re-pinned, not reading it", "log: why");
+	ASSERT_TRUE(policy_cli("log", "deny-unsigned", NULL) > 0, "log refuses the re-pinned maps");
+	ASSERT_HAS(policy_out, "re-pinned, not reading it", "log: why");
 	ASSERT_EQ(log_records(), 0, "log printed no record of the fake ring buffer");
 	/* the real maps, pinned back, are read again: the policy's 2 denials */
-	unlink(PIN_DIR "/deny-unsigned/map_stats");
-	unlink(PIN_DIR "/deny-unsigned/map_events");
-	unlink(PIN_DIR "/deny-unsigned/map_tally");
-	ASSERT_OK(cli("status", NULL), "status without map pins: read from the program");
-	ASSERT_TRUE(status_counts("deny-unsigned", n) && n[BPFSIGN_STAT_DENY] == 2,
+	unlink(POLICY_PIN_DIR "/deny-unsigned/map_stats");
+	unlink(POLICY_PIN_DIR "/deny-unsigned/map_events");
+	unlink(POLICY_PIN_DIR "/deny-unsigned/map_tally");
+	ASSERT_OK(policy_cli("status", NULL), "status without map pins: read from the program");
+	ASSERT_TRUE(policy_parse_counts("deny-unsigned", n) && n[BPFSIGN_STAT_DENY] == 2,
 		    "status: the policy's own deny counter, 2");
-	ASSERT_OK(cli("log", "deny-unsigned", NULL), "log without map pins");
+	ASSERT_OK(policy_cli("log", "deny-unsigned", NULL), "log without map pins");
 	ASSERT_EQ(log_records(), 2, "log: the policy's own records");
 out:
 	teardown(&f);
@@ -1310,91 +1209,20 @@ static bool guard_setup(struct fixture *f)
 	if (!setup_session(f, false))
 		return false;
 	return ASSERT_OK(write_policy(GUARD_POLICY), "write") &&
-	       CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE);
-}
-
-/* An unsigned cgroup_skb program that zeroes u64 element idx of the map
- * at fd (inner: of the map in slot 0 of the map-in-map at fd): its fd,
- * or -errno.
- */
-static int load_zeroer(int fd, bool inner, __u32 idx)
-{
-	const struct bpf_insn direct[] = {
-		LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, fd),
-		ST_MEM(BPF_W, BPF_REG_10, -4, idx),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 1),
-		ST_MEM(BPF_DW, BPF_REG_0, 0, 0),
-		MOV64_IMM(BPF_REG_0, 1),
-		EXIT_INSN(),
-	};
-	const struct bpf_insn via_outer[] = {
-		LD_MAP(BPF_REG_1, BPF_PSEUDO_MAP_FD, fd),
-		ST_MEM(BPF_W, BPF_REG_10, -4, 0),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 7),
-		MOV64_REG(BPF_REG_1, BPF_REG_0),
-		ST_MEM(BPF_W, BPF_REG_10, -4, idx),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 1),
-		ST_MEM(BPF_DW, BPF_REG_0, 0, 0),
-		MOV64_IMM(BPF_REG_0, 1),
-		EXIT_INSN(),
-	};
-	int pfd;
-
-	if (inner)
-		pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, via_outer, ARRAY_LEN(via_outer), NULL);
-	else
-		pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, direct, ARRAY_LEN(direct), NULL);
-	return pfd < 0 ? -errno : pfd;
+	       POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE);
 }
 
 /* Run a writer the guard failed to refuse, so that the bypass shows in the counters */
 static void run_writer(int pfd)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = cli_out, .data_size_in = 64);
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = policy_out, .data_size_in = 64);
 
 	if (pfd < 0)
 		return;
-	memset(cli_out, 0, 64);
+	memset(policy_out, 0, 64);
 	ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run of the writer");
 	printf("# BYPASS: a writer of the policy's map loaded and ran\n");
 	close(pfd);
-}
-
-/* The pinned map NAME of keyring-allowlist by BPF_MAP_GET_FD_BY_ID */
-static int map_fd_by_id(const char *name)
-{
-	char path[128];
-	int pin, fd;
-
-	snprintf(path, sizeof(path), PIN_DIR "/keyring-allowlist/%s", name);
-	pin = bpf_obj_get(path);
-	if (pin < 0)
-		return -1;
-	fd = bpf_map_get_fd_by_id(map_id(pin));
-	close(pin);
-	return fd;
-}
-
-/* Occurrences of needle in cli_out */
-static long count_in_out(const char *needle)
-{
-	const char *p = cli_out;
-	long n = 0;
-
-	while ((p = strstr(p, needle))) {
-		n++;
-		p += strlen(needle);
-	}
-	return n;
 }
 
 /* stats of keyring-allowlist after the attacks: nothing erased (deny kept
@@ -1415,12 +1243,12 @@ static void check_kept(const __u64 before[BPFSIGN_STAT_MAX], long refusals)
 	ASSERT_GE(after[BPFSIGN_STAT_ALLOW], before[BPFSIGN_STAT_ALLOW], "stats[allow] not reset");
 	ASSERT_EQ(after[BPFSIGN_STAT_LOST], before[BPFSIGN_STAT_LOST], "stats[lost] unchanged");
 	ASSERT_EQ(after[BPFSIGN_STAT_REJECT], before[BPFSIGN_STAT_REJECT], "stats[reject] unchanged");
-	if (!ASSERT_EQ(cli("log", "keyring-allowlist", NULL), 0, "log: consistent, exit 0") ||
-	    !ASSERT_EQ(count_in_out("\"decision\":\"deny\",\"stage\":\"guard\",\"errno\":13,\"error\":\"EACCES\""),
+	if (!ASSERT_EQ(policy_cli("log", "keyring-allowlist", NULL), 0, "log: consistent, exit 0") ||
+	    !ASSERT_EQ(policy_count(policy_out, "\"decision\":\"deny\",\"stage\":\"guard\",\"errno\":13,\"error\":\"EACCES\""),
 		       refusals, "log: one guard record (EACCES) per refused writer"))
-		dump_cli();
+		policy_dump_out();
 	/* the policy itself is untouched: it denies what it denied */
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: still denied");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: still denied");
 }
 
 /* An allowed unsigned type binds stats by its pin, by its id, and reads
@@ -1434,15 +1262,15 @@ TEST_EXPLICIT(attack_policy_unsigned_type_rewrites_counters)
 
 	if (!guard_setup(&f))
 		goto out;
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
 	status_now("keyring-allowlist", before);
 	ASSERT_GE(before[BPFSIGN_STAT_DENY], 1, "a denial to erase");
 
 	/* the pin: bpffs open, any root */
-	mfd = bpf_obj_get(PIN_DIR "/keyring-allowlist/map_stats");
+	mfd = bpf_obj_get(POLICY_PIN_DIR "/keyring-allowlist/map_stats");
 	if (!ASSERT_OK(mfd, "stats pin"))
 		goto out;
-	pfd = load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
+	pfd = policy_load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
 	close(mfd);
 	/* the verifier accepts the writer (cgroup_skb may write a map value):
 	 * EACCES is the guard's, at the fd; log shows it below
@@ -1452,10 +1280,10 @@ TEST_EXPLICIT(attack_policy_unsigned_type_rewrites_counters)
 	refusals++;
 
 	/* the id: BPF_MAP_GET_FD_BY_ID, as status finds the maps */
-	mfd = map_fd_by_id("map_stats");
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats");
 	if (!ASSERT_OK(mfd, "stats by id"))
 		goto out;
-	pfd = load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
+	pfd = policy_load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
 	close(mfd);
 	if (!ASSERT_ERR(pfd, EACCES, "unsigned cgroup_skb writing stats by its id"))
 		run_writer(pfd);
@@ -1465,7 +1293,7 @@ TEST_EXPLICIT(attack_policy_unsigned_type_rewrites_counters)
 	 * ("write into map forbidden"); a program that only looks it up
 	 * passes the verifier and is refused by the guard
 	 */
-	mfd = map_fd_by_id("map_config");
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_config");
 	if (!ASSERT_OK(mfd, "config by id"))
 		goto out;
 	{
@@ -1505,7 +1333,7 @@ TEST_EXPLICIT(attack_policy_guard_map_in_map)
 
 	if (!guard_setup(&f))
 		goto out;
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
 	status_now("keyring-allowlist", before);
 	/* stats' shape: ARRAY, u32 -> u64, BPFSIGN_STAT_MAX entries, no flags */
 	tmpl = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tmpl", 4, 8, BPFSIGN_STAT_MAX, NULL);
@@ -1513,17 +1341,17 @@ TEST_EXPLICIT(attack_policy_guard_map_in_map)
 		goto out;
 	mopts.inner_map_fd = tmpl;
 	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "outer", 4, 4, 1, &mopts);
-	mfd = map_fd_by_id("map_stats");
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats");
 	if (!ASSERT_OK(outer, "array of maps") || !ASSERT_OK(mfd, "stats by id"))
 		goto out;
 	ASSERT_OK(bpf_map_update_elem(outer, &zero, &mfd, BPF_ANY),
 		  "stats into the outer map (no hook sees it: the program is refused)");
-	pfd = load_zeroer(outer, true, BPFSIGN_STAT_DENY);
+	pfd = policy_load_zeroer(outer, true, BPFSIGN_STAT_DENY);
 	if (!ASSERT_ERR(pfd, EACCES, "unsigned cgroup_skb writing stats through the outer map"))
 		run_writer(pfd);
 	/* before the insertion too: the template alone decides */
 	ASSERT_OK(bpf_map_delete_elem(outer, &zero), "empty the outer map");
-	pfd = load_zeroer(outer, true, BPFSIGN_STAT_DENY);
+	pfd = policy_load_zeroer(outer, true, BPFSIGN_STAT_DENY);
 	if (!ASSERT_ERR(pfd, EACCES, "the same program, outer map empty") && pfd >= 0)
 		close(pfd);
 	check_kept(before, 2);
@@ -1552,12 +1380,12 @@ TEST_EXPLICIT(attack_policy_guard_iterator)
 
 	if (!guard_setup(&f))
 		goto out;
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
 	status_now("keyring-allowlist", before);
 	it = iter_write_value__open_and_load();
 	if (!ASSERT_TRUE(!it, "value-writing iterator after the policy: refused")) {
 		struct bpf_link *link;
-		int mfd = map_fd_by_id("map_stats"), ifd;
+		int mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats"), ifd;
 		char buf[64];
 
 		linfo.map.map_fd = mfd;
@@ -1597,9 +1425,9 @@ TEST_EXPLICIT(attack_policy_guard_signed_writer)
 
 	if (!guard_setup(&f))
 		goto out;
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
 	status_now("keyring-allowlist", before);
-	mfd = map_fd_by_id("map_stats");
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats");
 	if (!ASSERT_OK(mfd, "stats by id"))
 		goto out;
 	{
@@ -1630,7 +1458,7 @@ TEST_EXPLICIT(attack_policy_guard_signed_writer)
 	    !ASSERT_HAS(vlog, "signed program cannot use map fd", "the kernel's reason")) {
 		printf("# verifier log: %.1000s\n", vlog);
 		if (pfd >= 0) {
-			LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = cli_out, .data_size_in = 64);
+			LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = policy_out, .data_size_in = 64);
 
 			ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run of the writer");
 			printf("# BYPASS: a signed writer of stats loaded and ran\n");
@@ -1658,25 +1486,25 @@ TEST_EXPLICIT(attack_policy_guard_bind_map)
 
 	if (!guard_setup(&f))
 		goto out;
-	ASSERT_ERR(try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "unsigned syscall program: denied");
 	status_now("keyring-allowlist", before);
-	mfd = map_fd_by_id("map_stats");
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats");
 	pfd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, ret0, ARRAY_LEN(ret0), NULL);
 	if (!ASSERT_OK(mfd, "stats by id") || !ASSERT_OK(pfd, "an allowed cgroup_skb program"))
 		goto out;
 	/* no hook sees the bind: what it gives must be nothing */
 	ASSERT_OK(bpf_prog_bind_map(pfd, mfd, &bopts), "stats bound to the attacker's program");
 	{
-		LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = cli_out, .data_size_in = 64);
+		LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = policy_out, .data_size_in = 64);
 
-		memset(cli_out, 0, 64);
+		memset(policy_out, 0, 64);
 		ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run of the bound program");
 	}
 	check_kept(before, 0);
 
 	/* an impostor "stats", frozen, bound to the policy's own program */
 	fake = bpf_map_create(BPF_MAP_TYPE_ARRAY, "stats", 4, 8, BPFSIGN_STAT_MAX, NULL);
-	lfd = bpf_obj_get(PIN_DIR "/keyring-allowlist/link_keyring_allowlist");
+	lfd = bpf_obj_get(POLICY_PIN_DIR "/keyring-allowlist/link_keyring_allowlist");
 	memset(&info, 0, sizeof(info));
 	if (!ASSERT_OK(fake, "impostor map") || !ASSERT_OK(lfd, "link pin") ||
 	    !ASSERT_OK(bpf_link_get_info_by_fd(lfd, &info, &len), "link info"))
@@ -1690,10 +1518,10 @@ TEST_EXPLICIT(attack_policy_guard_bind_map)
 		goto out;
 	ASSERT_OK(bpf_prog_bind_map(own, fake, &bopts), "impostor bound to the policy's program");
 	/* status must not print the impostor's counters: two maps of the name */
-	ASSERT_TRUE(cli("status", NULL) != 0, "status: exit non-zero");
-	if (!ASSERT_HAS(cli_out, "two maps named 'stats'", "status: the reason") ||
-	    !ASSERT_TRUE(!strstr(cli_out, "deny 1000000"), "status: not the impostor's counters"))
-		dump_cli();
+	ASSERT_TRUE(policy_cli("status", NULL) != 0, "status: exit non-zero");
+	if (!ASSERT_HAS(policy_out, "two maps named 'stats'", "status: the reason") ||
+	    !ASSERT_TRUE(!strstr(policy_out, "deny 1000000"), "status: not the impostor's counters"))
+		policy_dump_out();
 out:
 	if (mfd >= 0)
 		close(mfd);
@@ -1724,15 +1552,15 @@ TEST_EXPLICIT(attack_policy_ringbuf_replay)
 
 	if (!setup_session(&f, false))
 		goto out;
-	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
 		goto out;
 	for (i = 0; i < 3; i++)
 		ASSERT_ERR(try_unsigned(), EPERM, "denial 1-3");
-	if (!CLI_OK("log", "log", "deny-unsigned"))
+	if (!POLICY_CLI_OK("log", "log", "deny-unsigned"))
 		goto out;
 	first = log_records();
-	ASSERT_HAS(cli_out, "\"replayed\":0,\"missing\":0,\"last_seq\":3", "log 1: summary");
-	fd = bpf_obj_get(PIN_DIR "/deny-unsigned/map_events");
+	ASSERT_HAS(policy_out, "\"replayed\":0,\"missing\":0,\"last_seq\":3", "log 1: summary");
+	fd = bpf_obj_get(POLICY_PIN_DIR "/deny-unsigned/map_events");
 	if (!ASSERT_OK(fd, "events pin"))
 		goto out;
 	cons = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -1742,11 +1570,11 @@ TEST_EXPLICIT(attack_policy_ringbuf_replay)
 	pos = *(volatile __u64 *)cons;
 	printf("# consumer_pos %llu, back to 0\n", (unsigned long long)pos);
 	*(volatile __u64 *)cons = 0;
-	ASSERT_TRUE(cli("log", "deny-unsigned", NULL) > 0, "log 2: exit non-zero on a replay");
+	ASSERT_TRUE(policy_cli("log", "deny-unsigned", NULL) > 0, "log 2: exit non-zero on a replay");
 	second = log_records();
-	if (!ASSERT_HAS(cli_out, "\"replayed\":3,\"missing\":0", "log 2: 3 replayed") ||
-	    !ASSERT_HAS(cli_out, "deny-unsigned: 3 records replayed", "log 2: why"))
-		dump_cli();
+	if (!ASSERT_HAS(policy_out, "\"replayed\":3,\"missing\":0", "log 2: 3 replayed") ||
+	    !ASSERT_HAS(policy_out, "deny-unsigned: 3 records replayed", "log 2: why"))
+		policy_dump_out();
 	status_now("deny-unsigned", n);
 	printf("# log: %ld records, then %ld; status deny %llu\n", first, second, n[BPFSIGN_STAT_DENY]);
 	ASSERT_EQ(first + second, n[BPFSIGN_STAT_DENY], "records printed = denials");
@@ -1754,15 +1582,15 @@ TEST_EXPLICIT(attack_policy_ringbuf_replay)
 	for (i = 0; i < 3; i++)
 		ASSERT_ERR(try_unsigned(), EPERM, "denial 4-6");
 	*(volatile __u64 *)cons = pos + 2 * rec;
-	ASSERT_TRUE(cli("log", "deny-unsigned", NULL) > 0, "log 3: exit non-zero on a gap");
+	ASSERT_TRUE(policy_cli("log", "deny-unsigned", NULL) > 0, "log 3: exit non-zero on a gap");
 	third = log_records();
-	if (!ASSERT_HAS(cli_out, "\"replayed\":0,\"missing\":2,\"last_seq\":6", "log 3: 2 missing"))
-		dump_cli();
+	if (!ASSERT_HAS(policy_out, "\"replayed\":0,\"missing\":2,\"last_seq\":6", "log 3: 2 missing"))
+		policy_dump_out();
 	ASSERT_EQ(third, 1, "log 3: the one record left");
 	/* nothing moved: clean again */
 	ASSERT_ERR(try_unsigned(), EPERM, "denial 7");
-	ASSERT_OK(cli("log", "deny-unsigned", NULL), "log 4: exit 0");
-	ASSERT_HAS(cli_out, "\"replayed\":0,\"missing\":0,\"last_seq\":7", "log 4: summary");
+	ASSERT_OK(policy_cli("log", "deny-unsigned", NULL), "log 4: exit 0");
+	ASSERT_HAS(policy_out, "\"replayed\":0,\"missing\":0,\"last_seq\":7", "log 4: summary");
 out:
 	if (cons != MAP_FAILED)
 		munmap(cons, getpagesize());
@@ -1809,7 +1637,7 @@ TEST_EXPLICIT(attack_policy_tally_full_by_token_uids)
 
 	if (!setup_session(&f, false))
 		goto out;
-	if (!CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
 		goto out;
 	snprintf(map, sizeof(map), "0 %d 65536", ATTACK_UID_BASE);
 	token_idmap = map;

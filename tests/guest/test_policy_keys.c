@@ -26,39 +26,13 @@
 
 #include "runner.h"
 #include "util.h"
+#include "policy_fixture.h"
 #include "sign.h"
 #include "signed.h"
 #include "skel_counter.lskel.h"
 #include "skel_counter_ec.lskel.h"
 
-#define CLI		"/tests/bpfsign-policy"
 #define KEYS_POLICY	"/tmp/keys.policy"
-
-static char out[65536];
-
-/* Run the CLI with the NULL-terminated arguments; its exit code, or -1. */
-static int cli(const char *arg, ...)
-{
-	const char *argv[16] = { CLI };
-	int argc = 1;
-	va_list ap;
-
-	va_start(ap, arg);
-	for (; arg && argc < 15; arg = va_arg(ap, const char *))
-		argv[argc++] = arg;
-	va_end(ap);
-	argv[argc] = NULL;
-	return run_capture(argv, out, sizeof(out));
-}
-
-static void unload_allowlist(void)
-{
-	struct stat st;
-
-	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st) &&
-	    cli("unload", "keyring-allowlist", NULL))
-		FAIL("unload keyring-allowlist: %s", out);
-}
 
 /* The subjectKeyIdentifier of /tests/keys/NAME.crt: hex, or with colons */
 static bool cert_skid(const char *name, char *hex, bool colons)
@@ -85,14 +59,7 @@ static bool cert_skid(const char *name, char *hex, bool colons)
 
 static int write_policy(const char *text)
 {
-	int fd = open(KEYS_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -1;
+	return policy_write_file(KEYS_POLICY, text);
 }
 
 static __u32 prog_id(int fd)
@@ -110,7 +77,7 @@ static const char *audit_line(__u32 id, char *line, size_t len)
 	const char *p, *e;
 
 	snprintf(needle, sizeof(needle), "{\"id\":%u,", id);
-	p = strstr(out, needle);
+	p = strstr(policy_out, needle);
 	if (!p)
 		return NULL;
 	e = strchr(p, '\n');
@@ -152,7 +119,7 @@ TEST_EXPLICIT(policy_key_allowlist)
 	struct skel_counter_ec *sec;
 	struct skel_counter *s;
 
-	unload_allowlist();
+	policy_unload("keyring-allowlist");
 	if (!ASSERT_TRUE(cert_skid("signing", rsa, false) && cert_skid("signing", rsa_colons, true) &&
 			 cert_skid("signing-ec", ec, false), "the keys' subjectKeyIdentifiers") ||
 	    !ASSERT_TRUE(cert_key_sha256("signing", rsa_sha) && cert_key_sha256("signing-ec", ec_sha),
@@ -164,19 +131,19 @@ TEST_EXPLICIT(policy_key_allowlist)
 	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow %s\n", rsa_colons);
 	if (!ASSERT_OK(write_policy(text), "write the policy"))
 		return;
-	rc = cli("check", "--policy", KEYS_POLICY, NULL);
+	rc = policy_cli("check", "--policy", KEYS_POLICY, NULL);
 	if (ASSERT_EQ(rc, 4, "check refuses a key rule by skid"))
-		ASSERT_HAS(out, "not 'sha256:HEX': a key is named by the SHA-256 of its public key",
+		ASSERT_HAS(policy_out, "not 'sha256:HEX': a key is named by the SHA-256 of its public key",
 			   "check says why and what to give");
 
 	/* check validates the digest and prints it in one form */
 	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow sha256:%s\n", rsa_sha_colons);
 	if (!ASSERT_OK(write_policy(text), "write the policy"))
 		return;
-	rc = cli("check", "--policy", KEYS_POLICY, NULL);
+	rc = policy_cli("check", "--policy", KEYS_POLICY, NULL);
 	snprintf(want, sizeof(want), "key allow sha256:%s\n", rsa_sha);
 	if (ASSERT_EQ(rc, 0, "check of a key rule"))
-		ASSERT_HAS(out, want, "check prints the digest as lowercase hex");
+		ASSERT_HAS(policy_out, want, "check prints the digest as lowercase hex");
 
 	/* loaded before the policy: what the audit must flag */
 	unsigned_fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
@@ -184,7 +151,7 @@ TEST_EXPLICIT(policy_key_allowlist)
 	ec_fd = signed_load("signing-ec");
 	ASSERT_OK(ec_fd, "signed by signing-ec, before the policy");
 
-	if (!ASSERT_EQ(cli("load", "--policy", KEYS_POLICY, "keyring-allowlist", NULL), 0,
+	if (!ASSERT_EQ(policy_cli("load", "--policy", KEYS_POLICY, "keyring-allowlist", NULL), 0,
 		       "load keyring-allowlist with a key rule"))
 		goto out;
 
@@ -206,7 +173,7 @@ TEST_EXPLICIT(policy_key_allowlist)
 	skel_counter_ec__destroy(sec);
 
 	/* the live audit: every program, flagged against the same policy */
-	rc = cli("audit", "--policy", KEYS_POLICY, NULL);
+	rc = policy_cli("audit", "--policy", KEYS_POLICY, NULL);
 	ASSERT_EQ(rc, 3, "audit: some programs not admitted (exit 3)");
 	if (ASSERT_TRUE(audit_line(prog_id(unsigned_fd), line, sizeof(line)), "audit: unsigned")) {
 		ASSERT_HAS(line, "\"verdict\":\"unsigned\",\"keyring\":\"none\"", "audit: unsigned verdict");
@@ -226,17 +193,17 @@ TEST_EXPLICIT(policy_key_allowlist)
 	}
 	/* the policy's own program: a child of its signed loader */
 	snprintf(want, sizeof(want), "\"name\":\"keyring_allowli\",\"prog_type\":\"lsm\",\"verdict\":\"unsigned\"");
-	ASSERT_HAS(out, want, "audit: the policy's program");
+	ASSERT_HAS(policy_out, want, "audit: the policy's program");
 	snprintf(want, sizeof(want), "\"loader_verdict\":\"verified\",\"loader_keyring\":\"builtin\",\"loader_key_id\":\"%s\",\"loader_key_sha256\":\"%s\",\"admitted\":true",
 		 rsa, rsa_sha);
-	ASSERT_HAS(out, want, "audit: a verified loader's child, its loader's key");
+	ASSERT_HAS(policy_out, want, "audit: a verified loader's child, its loader's key");
 
 	/* the same host under the default policy: the key rule made the difference */
-	rc = cli("audit", NULL);
+	rc = policy_cli("audit", NULL);
 	if (ASSERT_TRUE(audit_line(prog_id(ec_fd), line, sizeof(line)), "default audit: signing-ec"))
 		ASSERT_HAS(line, "\"admitted\":true", "default audit: any builtin key");
 out:
-	unload_allowlist();
+	policy_unload("keyring-allowlist");
 	if (unsigned_fd >= 0)
 		close(unsigned_fd);
 	if (ec_fd >= 0)

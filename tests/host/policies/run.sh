@@ -260,6 +260,8 @@ t_weakening_types() {
 	weak raw_tracepoint_writable 0 "writable raw tracepoint programs also write" &&
 	weak perf_event 0 "perf event programs read kernel memory" &&
 	weak struct_ops 0 "struct_ops programs replace kernel operations" || return 1
+	# what tracing is still refused, by name: the policies' own hooks (BPFSIGN_POLICY_HOOKS)
+	weak tracing 0 "fentry/fexit/iterator programs read kernel memory; fmod_ret programs are refused all the same (on security_*() they decide for every LSM, this policy included), and so is any unsigned program that would attach to a function the kit's policies attach to: bpf_lsm_bpf_prog_load bpf_lsm_bpf_prog security_bpf_prog_load bpf_check (their trampolines must keep room for the policies: stage hook)" || return 1
 	# the types a service manager needs: no type warning
 	printf 'unsigned allow type cgroup_skb\nunsigned allow type cgroup_device\nunsigned allow type socket_filter\n' > quiet.policy
 	run "$cli" check --policy quiet.policy
