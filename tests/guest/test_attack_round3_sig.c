@@ -30,6 +30,7 @@
 #include <openssl/sha.h>
 #include <openssl/x509v3.h>
 #include <bpf/bpf.h>
+#include <keyutils.h>
 
 #include "fixture.h"
 #include "runner.h"
@@ -41,6 +42,7 @@ static const unsigned char OID_SIGNED[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 
 static const unsigned char OID_DATA[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x01 };
 static const unsigned char OID_SHA256[] = { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01 };
 static const unsigned char OID_RSA[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01 };
+static const unsigned char OID_ECDSA_SHA256[] = { 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02 };
 static const unsigned char OID_CT[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x03 };
 static const unsigned char OID_MD[] = { 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x09, 0x04 };
 
@@ -225,7 +227,13 @@ static bool signer_info(struct der *out, const char *name, enum form form,
 		put(&si, eoc, 2);
 		break;
 	}
-	alg(&si, OID_RSA);
+	if (strstr(name, "-ec")) {
+		tlv(&t, 0x06, OID_ECDSA_SHA256, sizeof(OID_ECDSA_SHA256));
+		wrap(&t, 0x30);
+		add(&si, &t);
+	} else {
+		alg(&si, OID_RSA);
+	}
 	tlv(&si, 0x04, sig, sig_len);
 	wrap(&si, 0x30);
 	add(out, &si);
@@ -295,18 +303,23 @@ static void set_sig(struct load *l, unsigned char *sig, int len)
  * attributes, loads as A: the refusals below are the forms', not the
  * builder's.
  */
-static bool control_load(struct load *l, const unsigned char *payload, int len)
+static bool control_load_by(struct load *l, const char *name, const unsigned char *payload, int len)
 {
 	unsigned char sig[1024], *msg;
 	struct der sinfos = {};
-	int sig_len = key_sign("signing", payload, len, sig), n;
+	int sig_len = key_sign(name, payload, len, sig), n;
 
-	if (!ASSERT_TRUE(signer_info(&sinfos, "signing", NO_ATTRS, NULL, sig, sig_len), "control SignerInfo"))
+	if (!ASSERT_TRUE(signer_info(&sinfos, name, NO_ATTRS, NULL, sig, sig_len), "control SignerInfo"))
 		return false;
 	n = message(&sinfos, NULL, 0, &msg);
 	set_sig(l, msg, n);
 	expect_load(l, 0, NULL, "control: A's signature of the program, built here");
 	return !test_failed();
+}
+
+static bool control_load(struct load *l, const unsigned char *payload, int len)
+{
+	return control_load_by(l, "signing", payload, len);
 }
 
 /*
@@ -509,5 +522,146 @@ TEST_EXPLICIT(attack_round3_sig_embedded_content)
 	expect_load(&l, EBADMSG, "signature verification failed (-74)",
 		    "A's message over other embedded bytes");
 out:
+	free_load(&l);
+}
+
+/* A SignerInfo of NAME with DER-malformed or incomplete attributes: extra */
+static int attrs_msg(const char *name, const unsigned char *mid, int mid_len,
+		     const unsigned char *signed_bytes, int signed_len,
+		     const unsigned char *tail, int tail_len, unsigned char **out)
+{
+	static const unsigned char v3 = 3;
+	unsigned char skid[64], sig[1024];
+	int skid_len = read_skid(name, skid), sig_len = key_sign(name, signed_bytes, signed_len, sig);
+	struct der si = {};
+
+	if (skid_len < 0 || sig_len < 0)
+		return -1;
+	tlv(&si, 0x02, &v3, 1);
+	tlv(&si, 0x80, skid, skid_len);
+	alg(&si, OID_SHA256);
+	put(&si, mid, mid_len);
+	alg(&si, OID_RSA);
+	tlv(&si, 0x04, sig, sig_len);
+	put(&si, tail, tail_len);
+	wrap(&si, 0x30);
+	return message(&si, NULL, 0, out);
+}
+
+/*
+ * Attribute sets the kernel's parser refuses before any key is asked (the
+ * offline verifier says the same, host: bpfsign verify): messageDigest
+ * without contentType (A's oracle signature of that SET), an empty [0]
+ * SET, an empty [2] SEQUENCE over the data.  And unsigned attributes [1]
+ * naming another digest next to A's signature of the program: inert, the
+ * load is A's, as A signed it.
+ */
+TEST_EXPLICIT(attack_round3_sig_attrs_malformed)
+{
+	unsigned char payload[PAYLOAD_MAX], md[32], other[32], mid[128], tail[128], set[128], *msg;
+	static const unsigned char empty_set[] = { 0xa0, 0x00 }, empty_set_signed[] = { 0x31, 0x00 };
+	static const unsigned char empty_seq[] = { 0xa2, 0x02, 0x30, 0x00 };
+	struct der a = {}, v = {};
+	char sha[80], a_sha[65];
+	struct load l = {};
+	int len = attacker_load(&l, payload), n, fd;
+
+	if (!ASSERT_GE(len, 1, "the program") || !ASSERT_TRUE(cert_key_sha256("signing", a_sha), "A's sha256") ||
+	    !control_load(&l, payload, len))
+		goto out;
+	SHA256(payload, len, md);
+	/* messageDigest alone: no contentType */
+	tlv(&a, 0x06, OID_MD, 9);
+	tlv(&v, 0x04, md, 32);
+	wrap(&v, 0x31);
+	add(&a, &v);
+	wrap(&a, 0x30);
+	memcpy(set + 2, a.p, a.n);
+	set[0] = 0x31;
+	set[1] = a.n;
+	memcpy(mid + 2, a.p, a.n);
+	mid[0] = 0xa0;
+	mid[1] = a.n;
+	n = attrs_msg("signing", mid, a.n + 2, set, a.n + 2, NULL, 0, &msg);
+	set_sig(&l, msg, n);
+	/* pins pkcs7_sig_note_set_of_authattrs(): contentType and messageDigest required */
+	expect_load(&l, EBADMSG, "signature verification failed (-74)", "messageDigest without contentType");
+	n = attrs_msg("signing", empty_set, 2, empty_set_signed, 2, NULL, 0, &msg);
+	set_sig(&l, msg, n);
+	/* pins the decoder/pkcs7_sig_note_set_of_authattrs(): an empty SET */
+	expect_load(&l, EBADMSG, "signature verification failed (-74)", "an empty [0] attribute SET");
+	n = attrs_msg("signing", empty_seq, 4, payload, len, NULL, 0, &msg);
+	set_sig(&l, msg, n);
+	/* pins the decoder: an empty [2] SEQUENCE OF */
+	expect_load(&l, EBADMSG, "signature verification failed (-74)", "an empty [2] attribute SEQUENCE");
+	/* unsigned attributes: [1] { messageDigest of other bytes } */
+	SHA256((const unsigned char *)"x", 1, other);
+	free(a.p);
+	a.p = NULL;
+	a.n = 0;
+	tlv(&a, 0x06, OID_MD, 9);
+	tlv(&v, 0x04, other, 32);
+	wrap(&v, 0x31);
+	add(&a, &v);
+	wrap(&a, 0x30);
+	wrap(&a, 0xa1);
+	memcpy(tail, a.p, a.n);
+	n = attrs_msg("signing", NULL, 0, payload, len, tail, a.n, &msg);
+	set_sig(&l, msg, n);
+	fd = sys_prog_load(&l);
+	if (ASSERT_OK(fd, "unsigned attributes next to A's signature of the program")) {
+		ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", sha, sizeof(sha)), a_sha, "recorded as A");
+		close(fd);
+	}
+out:
+	free(a.p);
+	free_load(&l);
+}
+
+/*
+ * The round-2 oracle form ([0] attributes naming the attacker's program,
+ * A's signature of the SET) through every keyring a caller can name: the
+ * secondary keyring, a session keyring holding A's certificate, and with
+ * A's ECDSA key (signing-ec) instead of RSA.  The refusal comes before the
+ * keyring is searched: -EKEYREJECTED and the log line each time; A's plain
+ * signature of the program through the same keyring loads (control).
+ */
+TEST_EXPLICIT(attack_round3_sig_attrs_keyrings)
+{
+	static const char *const names[] = { "signing", "signing", "signing", "signing-ec" };
+	static const int keyrings[] = { BUILTIN, SECONDARY, KEY_SPEC_SESSION_KEYRING, BUILTIN };
+	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], *msg, *der = NULL;
+	struct der attrs = {}, set = {}, sinfos = {};
+	struct load l = {};
+	int len = attacker_load(&l, payload), sig_len, n, i, der_len;
+
+	if (!ASSERT_GE(len, 1, "the attacker's program"))
+		goto out;
+	der_len = cert_der("signing", &der);
+	if (!ASSERT_GE(add_key("asymmetric", "bpfsign-r3-a", der, der_len, KEY_SPEC_SESSION_KEYRING), 1,
+		       "A's certificate in the session keyring"))
+		goto out;
+	SHA256(payload, len, md);
+	attrs = attrs_of(md);
+	put(&set, attrs.p, attrs.n);
+	wrap(&set, 0x31);
+	for (i = 0; i < 4; i++) {
+		printf("  # key %s, keyring %d\n", names[i], keyrings[i]);
+		l.keyring_id = keyrings[i];
+		if (!control_load_by(&l, names[i], payload, len))
+			goto out;
+		sig_len = key_sign(names[i], set.p, set.n, sig);
+		if (!ASSERT_TRUE(signer_info(&sinfos, names[i], ATTRS_SET, &attrs, sig, sig_len),
+				 "A's oracle SignerInfo"))
+			goto out;
+		n = message(&sinfos, NULL, 0, &msg);
+		set_sig(&l, msg, n);
+		/* pins pkcs7_verify()'s refusal, before the keyring's keys */
+		expect_load(&l, EKEYREJECTED, SIGNED_ATTRS_LOG, "A's oracle signature of the attribute SET");
+	}
+out:
+	free(der);
+	free(set.p);
+	free(attrs.p);
 	free_load(&l);
 }
