@@ -665,3 +665,63 @@ out:
 	free(attrs.p);
 	free_load(&l);
 }
+
+/*
+ * ECDSA does not bind the digest algorithm: the kernel takes the
+ * SignerInfo's digestAlgorithm and ignores the hash its signatureAlgorithm
+ * names.  A's ECDSA signature of SHA-256(program) labelled
+ * ecdsa-with-SHA384 (and ecdsa-with-SHA1) loads as A, who did sign those
+ * bytes: inert for the property; bpfsign verify says the same (host).  A
+ * label cannot move the signature to other bytes: the digest is computed by
+ * the kernel with the digestAlgorithm, and a SHA-384 of the program signed
+ * as such by A's SHA-256 signature is refused (-EKEYREJECTED).
+ */
+TEST_EXPLICIT(attack_round3_sig_ecdsa_label)
+{
+	static const unsigned char labels[][8] = {
+		{ 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x03 },	/* ecdsa-with-SHA384 */
+		{ 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x01 },		/* ecdsa-with-SHA1 */
+	};
+	static const unsigned char OID_SHA384[] = { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02 };
+	static const unsigned char v3 = 3;
+	unsigned char payload[PAYLOAD_MAX], sig[1024], skid[64], *msg;
+	char v[80], a_sha[65];
+	struct load l = {};
+	int len = attacker_load(&l, payload), sig_len, skid_len, n, fd, i;
+
+	l.keyring_id = BUILTIN;
+	if (!ASSERT_GE(len, 1, "the program") || !ASSERT_TRUE(cert_key_sha256("signing-ec", a_sha), "A-ec") ||
+	    !control_load_by(&l, "signing-ec", payload, len))
+		goto out;
+	skid_len = read_skid("signing-ec", skid);
+	sig_len = key_sign("signing-ec", payload, len, sig);
+	for (i = 0; i < 3; i++) {
+		struct der si = {}, t = {};
+
+		tlv(&si, 0x02, &v3, 1);
+		tlv(&si, 0x80, skid, skid_len);
+		alg(&si, i < 2 ? OID_SHA256 : OID_SHA384);
+		tlv(&t, 0x06, labels[i < 2 ? i : 0], i == 1 ? 7 : 8);
+		wrap(&t, 0x30);
+		add(&si, &t);
+		tlv(&si, 0x04, sig, sig_len);
+		wrap(&si, 0x30);
+		n = message(&si, NULL, 0, &msg);
+		set_sig(&l, msg, n);
+		if (i == 2) {
+			/* pins pkcs7_digest(): the kernel hashes with digestAlgorithm */
+			expect_load(&l, EKEYREJECTED, "signature verification failed (-129)",
+				    "A-ec's SHA-256 signature declared as over SHA-384");
+			break;
+		}
+		fd = sys_prog_load(&l);
+		if (ASSERT_OK(fd, "A-ec's signature of the program under another label")) {
+			ASSERT_STREQ(prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v)), a_sha, "recorded as A-ec");
+			close(fd);
+		} else {
+			printf("#   log: %.300s\n", vlog);
+		}
+	}
+out:
+	free_load(&l);
+}
