@@ -332,7 +332,7 @@ static bool control_load(struct load *l, const unsigned char *payload, int len)
  */
 TEST_EXPLICIT(attack_round3_sig_attrs_explicit_seq)
 {
-	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], *file = NULL, *msg;
+	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], *msg;
 	struct der attrs = {}, set = {}, sinfos = {};
 	struct load l = {};
 	int len = attacker_load(&l, payload), sig_len, tag, n;
@@ -361,7 +361,6 @@ TEST_EXPLICIT(attack_round3_sig_attrs_explicit_seq)
 	}
 out:
 	free(attrs.p);
-	free(file);
 	free_load(&l);
 }
 
@@ -525,7 +524,10 @@ out:
 	free_load(&l);
 }
 
-/* A SignerInfo of NAME with DER-malformed or incomplete attributes: extra */
+/* A message of one SignerInfo of NAME: mid (attributes as given, raw)
+ * after its digest algorithm, tail (unsigned attributes) after its
+ * signature, which is NAME's of signed_bytes.  Its length, or -1.
+ */
 static int attrs_msg(const char *name, const unsigned char *mid, int mid_len,
 		     const unsigned char *signed_bytes, int signed_len,
 		     const unsigned char *tail, int tail_len, unsigned char **out)
