@@ -78,8 +78,9 @@ static inline int exit_rank(int code)
 	KEY(key_sha256, "SHA-256 of the signer's public key (null when unknown)") \
 	KEY(certificates, "certificates embedded in the signature") \
 	KEY(crls, "CRLs embedded in the signature") \
-	KEY(signed_attributes, "the first signer has signed attributes") \
+	KEY(signed_attributes, "the first signer has signed attributes (the [0] SET the kernel refuses)") \
 	KEY(unsigned_attributes, "the first signer has unsigned attributes") \
+	KEY(ignored_attributes, "the first signer has a [2] attribute SEQUENCE: parsed and ignored by the kernel, not signed attributes") \
 	KEY(kernel_ok, "the kernel's parser and form checks take it (no key needed)") \
 	KEY(kernel_error, "their errno's name (\"OK\")") \
 	KEY(kernel_reason, "why not") \

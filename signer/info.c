@@ -9,7 +9,8 @@
 
 #include "info.h"
 
-/* bpfsign__parse() names the key type ("?" at worst) once the CMS parsed. */
+/* bpfsign__parse() names the key type ("?" at worst) once the CMS parsed,
+ * by OpenSSL or, for a form it cannot read, by the kernel's parser. */
 static bool cms_parsed(const struct bpfsign_info *info)
 {
 	return info->key_type[0] != '\0';
@@ -77,9 +78,14 @@ void out_info(struct out *o, const struct bpfsign_info *info, const char *key_sh
 	/* the key's identity, as the kernel records it: not the key id */
 	out_str_or_null(o, "key_sha256", key_sha256);
 	out_int_or_null(o, "certificates", cms, info->nr_certs);
-	out_int_or_null(o, "crls", cms, info->nr_crls);
+	/* the kernel's parser has no action for CRLs: not counted */
+	out_int_or_null(o, "crls", cms && !info->kernel_parsed, info->nr_crls);
+	/* the [0] SET the kernel acts on (and refuses) */
 	out_bool_or_null(o, "signed_attributes", si, info->has_signed_attrs);
 	out_bool_or_null(o, "unsigned_attributes", si, info->has_unsigned_attrs);
+	/* the [2] SEQUENCE the kernel parses and ignores: the signature must
+	 * be over the payload; OpenSSL cannot read that form */
+	out_bool_or_null(o, "ignored_attributes", si, info->has_seq_attrs);
 	out_kernel_form(o, info, kernel_checked(info));
 }
 

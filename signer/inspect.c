@@ -22,27 +22,34 @@ static void copy_str(char *dst, size_t size, const char *src)
 	snprintf(dst, size, "%s", src ? src : "");
 }
 
-static void alg_name(char *dst, size_t size, const X509_ALGOR *alg)
-{
-	const ASN1_OBJECT *obj;
-	int nid;
+/* the new fields live in 1.1.0's padding: its size and offsets stand */
+_Static_assert(offsetof(struct bpfsign_info, kernel_err) ==
+	       ((offsetofend(struct bpfsign_info, reason) + sizeof(int) - 1) & ~(sizeof(int) - 1)),
+	       "struct bpfsign_info: has_seq_attrs and kernel_parsed moved kernel_err");
 
-	X509_ALGOR_get0(&obj, NULL, NULL, alg);
-	nid = OBJ_obj2nid(obj);
+static void obj_name(char *dst, size_t size, const ASN1_OBJECT *obj)
+{
+	int nid = OBJ_obj2nid(obj);
+
 	if (nid != NID_undef)
 		copy_str(dst, size, OBJ_nid2ln(nid));
 	else if (OBJ_obj2txt(dst, (int)size, obj, 1) <= 0)
 		copy_str(dst, size, "?");
 }
 
-/* "RSA" or "EC" for the public-key half of a signature algorithm. */
-static const char *alg_key_type(const X509_ALGOR *alg)
+static void alg_name(char *dst, size_t size, const X509_ALGOR *alg)
 {
 	const ASN1_OBJECT *obj;
-	int nid, md, pk;
 
 	X509_ALGOR_get0(&obj, NULL, NULL, alg);
-	nid = OBJ_obj2nid(obj);
+	obj_name(dst, size, obj);
+}
+
+/* "RSA" or "EC" for the public-key half of a signature algorithm. */
+static const char *obj_key_type(const ASN1_OBJECT *obj)
+{
+	int nid = OBJ_obj2nid(obj), md, pk;
+
 	if (nid == NID_rsaEncryption)
 		return "RSA";
 	if (nid == NID_X9_62_id_ecPublicKey)
@@ -54,6 +61,14 @@ static const char *alg_key_type(const X509_ALGOR *alg)
 	if (pk == NID_X9_62_id_ecPublicKey)
 		return "EC";
 	return "?";
+}
+
+static const char *alg_key_type(const X509_ALGOR *alg)
+{
+	const ASN1_OBJECT *obj;
+
+	X509_ALGOR_get0(&obj, NULL, NULL, alg);
+	return obj_key_type(obj);
 }
 
 /* The one form of a name the library prints: RFC 2253, "CN=...,O=..." */
@@ -112,6 +127,21 @@ static void signer_id(struct bpfsign_info *info, CMS_SignerInfo *si)
 	}
 }
 
+/* An OID's contents as OpenSSL's object (NULL if it does not take them) */
+static ASN1_OBJECT *oid_obj(const unsigned char *p, size_t n)
+{
+	unsigned char der[2 + 127];
+	const unsigned char *q = der;
+
+	/* a known algorithm's OID is a few bytes: a longer one has no name */
+	if (!p || !n || n > sizeof(der) - 2)
+		return NULL;
+	der[0] = 0x06;
+	der[1] = (unsigned char)n;
+	memcpy(der + 2, p, n);
+	return d2i_ASN1_OBJECT(NULL, &q, (long)(n + 2));
+}
+
 /* What the kernel's parser and form checks say (pkcs7.h): no key needed. */
 static void kernel_form(struct bpfsign_info *info, const unsigned char *sig, size_t len)
 {
@@ -121,6 +151,77 @@ static void kernel_form(struct bpfsign_info *info, const unsigned char *sig, siz
 	info->kernel_ok = !info->kernel_err;
 	snprintf(info->reason, sizeof(info->reason), "%s",
 		 info->kernel_ok ? "" : bpfsign_last_error());
+}
+
+/*
+ * The report's fields from the kernel's parser, for a message OpenSSL
+ * cannot read (the [2] attribute SEQUENCE, BER it refuses): what the
+ * kernel acts on is described as the kernel sees it, with its form
+ * checks' verdict.  Nothing if the kernel's parser refuses it too.  CRLs
+ * are not counted (no action).
+ */
+void bpfsign__kernel_fields(const unsigned char *sig, size_t len, struct bpfsign_info *info)
+{
+	const struct k_sinfo *s;
+	const unsigned char *q;
+	ASN1_OBJECT *obj;
+	X509_NAME *name;
+	struct k_msg m;
+	size_t off;
+
+	memset(info, 0, sizeof(*info));
+	info->der_len = len;
+	if (!sig || !len || len > BPFSIGN_MAX_SIG_SIZE)
+		return;
+	ERR_set_mark();
+	if (k_parse(sig, len, &m))
+		goto out;
+	info->kernel_parsed = true;
+	info->detached = !m.has_data;
+	info->data_content = m.data_type == K_OID_data;
+	info->nr_certs = m.nr_certs;
+	info->nr_signers = m.nr_sinfos;
+	copy_str(info->key_type, sizeof(info->key_type), "?");
+	if (!m.nr_sinfos)
+		goto out;
+	s = &m.sinfos[0];
+	if ((obj = oid_obj(s->digest_oid, s->digest_oid_len))) {
+		obj_name(info->digest, sizeof(info->digest), obj);
+		ASN1_OBJECT_free(obj);
+	}
+	if ((obj = oid_obj(s->sig_alg_oid, s->sig_alg_oid_len))) {
+		obj_name(info->sig_alg, sizeof(info->sig_alg), obj);
+		copy_str(info->key_type, sizeof(info->key_type), obj_key_type(obj));
+		ASN1_OBJECT_free(obj);
+	}
+	info->sig_value_len = s->sig_len;
+	info->has_signed_attrs = s->authattrs != NULL;
+	info->has_seq_attrs = s->seq_attrs;
+	info->has_unsigned_attrs = s->unsigned_attrs;
+	if (s->by_skid) {
+		info->id_type = BPFSIGN_ID_KEYID;
+		info->keyid_len = s->auth_id.a_len < sizeof(info->keyid) ?
+				  s->auth_id.a_len : sizeof(info->keyid);
+		if (info->keyid_len)
+			memcpy(info->keyid, s->auth_id.a, info->keyid_len);
+	} else if (s->issuer_der && s->issuer_der_len <= LONG_MAX) {
+		q = s->issuer_der;
+		name = d2i_X509_NAME(NULL, &q, (long)s->issuer_der_len);
+		if (!name)
+			goto out;
+		info->id_type = BPFSIGN_ID_ISSUER_SERIAL;
+		bpfsign__name_str(info->issuer, sizeof(info->issuer), name);
+		X509_NAME_free(name);
+		/* as OpenSSL's INTEGER: without the zero byte of a positive sign */
+		off = s->auth_id.a_len > 1 && !s->auth_id.a[0] && (s->auth_id.a[1] & 0x80);
+		hex_str(info->serial, sizeof(info->serial), s->auth_id.a + off,
+			s->auth_id.a_len - off);
+	}
+out:
+	k_msg_free(&m);
+	ERR_pop_to_mark();
+	if (info->kernel_parsed)
+		kernel_form(info, sig, len);
 }
 
 int bpfsign__parse(const unsigned char *sig, size_t len,
@@ -201,6 +302,8 @@ int bpfsign_inspect(const unsigned char *sig, size_t len,
 		return err;
 	/* BER that OpenSSL does not read may still be what the kernel takes;
 	 * if not, the kernel's errno, as verify returns it for these bytes */
-	kernel_form(info, sig, len);
+	bpfsign__kernel_fields(sig, len, info);
+	if (!info->kernel_parsed)
+		kernel_form(info, sig, len);
 	return info->kernel_ok ? 0 : info->kernel_err;
 }

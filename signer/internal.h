@@ -31,6 +31,12 @@ const EVP_MD *bpfsign__digest(const char *name);
 int bpfsign__parse(const unsigned char *sig, size_t len,
 		   struct bpfsign_info *info, CMS_ContentInfo **cms);
 
+/* inspect.c: *info (reset) as the kernel's parser reads sig, for a message
+ * OpenSSL cannot read; info->kernel_parsed false if that parser refuses it.
+ */
+void bpfsign__kernel_fields(const unsigned char *sig, size_t len,
+			    struct bpfsign_info *info);
+
 /* inspect.c: an X.509 name as RFC 2253 ("CN=...,O=..."), in every report. */
 void bpfsign__name_str(char *dst, size_t size, const X509_NAME *name);
 

@@ -128,7 +128,8 @@ struct bpfsign_info {
 	int nr_crls;			/* embedded CRLs */
 	bool detached;			/* the payload is not inside */
 	bool data_content;		/* eContentType is pkcs7-data */
-	bool has_signed_attrs;		/* first signer has signed attributes */
+	bool has_signed_attrs;		/* first signer has signed attributes:
+					 * the [0] SET the kernel acts on */
 	bool has_unsigned_attrs;
 	/* Of the first SignerInfo: */
 	char digest[32];		/* "sha256", ... */
@@ -145,6 +146,18 @@ struct bpfsign_info {
 	 */
 	bool kernel_ok;
 	char reason[256];
+	/*
+	 * Added in what was padding before kernel_err (the size and every
+	 * offset are those of 1.1.0, whose library leaves them 0):
+	 * has_seq_attrs: the first signer has attributes in the [2] EXPLICIT
+	 * SEQUENCE form, which the kernel parses and ignores: not signed
+	 * attributes (has_signed_attrs is false), the signature must be over
+	 * the payload itself.  kernel_parsed: OpenSSL cannot read the message
+	 * (that form, BER it does not take); the fields above are the
+	 * kernel's parser's reading, and nr_crls is not counted.
+	 */
+	bool has_seq_attrs;
+	bool kernel_parsed;
 	int kernel_err;
 };
 

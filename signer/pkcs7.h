@@ -132,6 +132,14 @@ struct k_sinfo {
 	int64_t signing_time;
 	bool by_skid;			/* SignerInfo version 3 */
 	struct k_id auth_id;		/* sig->auth_ids[0] */
+	/* for a report only, no rule reads them (inspect.c: the fields of a
+	 * message OpenSSL cannot read): the OIDs' contents, the issuer Name's
+	 * whole TLV, and what lies where the grammar has no action
+	 */
+	const unsigned char *digest_oid, *sig_alg_oid, *issuer_der;
+	size_t digest_oid_len, sig_alg_oid_len, issuer_der_len;
+	bool seq_attrs;			/* an aaSequence [2] block: parsed, not kept */
+	bool unsigned_attrs;		/* a [1] or [3] block: parsed, not kept */
 	int signer;			/* index into certs, or -1 */
 	bool unsupported_crypto;
 };

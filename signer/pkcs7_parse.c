@@ -41,6 +41,13 @@ struct k_ctx {
 	struct k_msg *m;
 	struct k_sinfo cur;
 	enum k_oid last_oid;
+	const unsigned char *last_oid_p;
+	size_t last_oid_len;
+	/* where the optional blocks without an action would start: the end
+	 * of digestAlgorithm (authenticatedAttributes) and of encryptedDigest
+	 * (unauthenticatedAttributes)
+	 */
+	const unsigned char *after_digest_algo, *after_sig;
 	bool expect_skid;
 	int nr_pending;			/* certs not yet in a certificate list */
 	int sinfo_index;
@@ -221,7 +228,19 @@ int pkcs7_note_OID(void *context, size_t hdrlen, unsigned char tag,
 	(void)hdrlen;
 	(void)tag;
 	ctx->last_oid = k_look_up_oid(value, vlen);
+	ctx->last_oid_p = value;
+	ctx->last_oid_len = vlen;
 	return 0;
+}
+
+/* The end of the element whose contents are value[0..vlen): past the EOC
+ * of an indefinite length (the decoder's vlen stops before it).
+ */
+static const unsigned char *tlv_end(const void *value, size_t hdrlen, size_t vlen)
+{
+	const unsigned char *p = value;
+
+	return p + vlen + (p[-(long)hdrlen + 1] == 0x80 ? 2 : 0);
 }
 
 int pkcs7_sig_note_digest_algo(void *context, size_t hdrlen, unsigned char tag,
@@ -238,10 +257,13 @@ int pkcs7_sig_note_digest_algo(void *context, size_t hdrlen, unsigned char tag,
 	};
 	struct k_ctx *ctx = context;
 
-	(void)hdrlen, (void)tag, (void)value, (void)vlen;
+	(void)tag;
 	if (ctx->last_oid >= (int)ARRAY_SIZE(names) || !names[ctx->last_oid])
 		return kit_err(-ENOPKG, "signature: unsupported digest algorithm in the SignerInfo (the kernel: ENOPKG)");
 	ctx->cur.hash_algo = names[ctx->last_oid];
+	ctx->cur.digest_oid = ctx->last_oid_p;
+	ctx->cur.digest_oid_len = ctx->last_oid_len;
+	ctx->after_digest_algo = tlv_end(value, hdrlen, vlen);
 	return 0;
 }
 
@@ -249,8 +271,20 @@ int pkcs7_sig_note_pkey_algo(void *context, size_t hdrlen, unsigned char tag,
 			     const void *value, size_t vlen)
 {
 	struct k_ctx *ctx = context;
+	const unsigned char *start = (const unsigned char *)value - hdrlen;
 
-	(void)hdrlen, (void)tag, (void)value, (void)vlen;
+	(void)tag, (void)vlen;
+	/*
+	 * Between digestAlgorithm and here the grammar has only the optional
+	 * authenticatedAttributes: a [0] SET ran its action and set authattrs;
+	 * bytes here without it are the [2] EXPLICIT SEQUENCE, which has no
+	 * action (its attributes' actions ran, but have_authattrs stays
+	 * false and the signature is over the data).
+	 */
+	ctx->cur.seq_attrs = !ctx->cur.authattrs && ctx->after_digest_algo &&
+			     start > ctx->after_digest_algo;
+	ctx->cur.sig_alg_oid = ctx->last_oid_p;
+	ctx->cur.sig_alg_oid_len = ctx->last_oid_len;
 	switch (ctx->last_oid) {
 	case K_OID_rsaEncryption:
 		ctx->cur.pkey_algo = "rsa";
@@ -550,9 +584,11 @@ int pkcs7_sig_note_issuer(void *context, size_t hdrlen, unsigned char tag,
 {
 	struct k_ctx *ctx = context;
 
-	(void)hdrlen, (void)tag;
+	(void)tag;
 	ctx->raw_issuer = value;
 	ctx->raw_issuer_size = vlen;
+	ctx->cur.issuer_der = (const unsigned char *)value - hdrlen;
+	ctx->cur.issuer_der_len = (size_t)(tlv_end(value, hdrlen, vlen) - ctx->cur.issuer_der);
 	return 0;
 }
 
@@ -575,6 +611,7 @@ int pkcs7_sig_note_signature(void *context, size_t hdrlen, unsigned char tag,
 	(void)hdrlen, (void)tag;
 	ctx->cur.sig = value;
 	ctx->cur.sig_len = vlen;
+	ctx->after_sig = (const unsigned char *)value + vlen;
 	return 0;
 }
 
@@ -584,7 +621,10 @@ int pkcs7_note_signed_info(void *context, size_t hdrlen, unsigned char tag,
 	struct k_ctx *ctx = context;
 	struct k_sinfo *s = &ctx->cur;
 
-	(void)hdrlen, (void)tag, (void)value, (void)vlen;
+	(void)hdrlen, (void)tag;
+	/* bytes after encryptedDigest: the unauthenticatedAttributes, no action */
+	s->unsigned_attrs = ctx->after_sig &&
+			    ctx->after_sig < (const unsigned char *)value + vlen;
 	if (ctx->m->data_type == K_OID_msIndirectData && !s->authattrs)
 		return kit_err(-EBADMSG, "signature: Authenticode without signed attributes (EBADMSG)");
 	/* asymmetric_key_generate_id(): serial || issuer, or the skid */
@@ -606,6 +646,7 @@ int pkcs7_note_signed_info(void *context, size_t hdrlen, unsigned char tag,
 	s->signer = -1;
 	ctx->m->sinfos[ctx->m->nr_sinfos++] = *s;
 	memset(s, 0, sizeof(*s));
+	ctx->after_digest_algo = ctx->after_sig = NULL;
 	return 0;
 }
 

@@ -64,8 +64,9 @@ int bpfsign__verify_certs(const void *data, size_t len,
 	int err;
 
 	memset(rep, 0, sizeof(*rep));
+	/* a message OpenSSL cannot read: the fields as the kernel reads them */
 	if (bpfsign__parse(sig, sig_len, info, NULL))
-		memset(info, 0, sizeof(*info));
+		bpfsign__kernel_fields(sig, sig_len, info);
 	info->der_len = sig_len;
 	err = k_verify(sig, sig_len, data ? data : "", len, certs, NULL, &res);
 	rep->checked = true;
@@ -93,6 +94,10 @@ int bpfsign__verify_certs(const void *data, size_t len,
 	if (res.non_der_ecdsa)
 		snprintf(rep->reason, sizeof(rep->reason),
 			 "warning: the ECDSA signature value is not DER (a non-canonical encoding the kernel accepts: malleable, not forged)");
+	/* the kernel ignores the block: what it names was not signed */
+	else if (info->has_seq_attrs)
+		snprintf(rep->reason, sizeof(rep->reason),
+			 "warning: a [2] attribute SEQUENCE the kernel parses and ignores (not signed attributes: the signature is over the payload itself)");
 	return 0;
 }
 

@@ -833,6 +833,128 @@ t_inspect_flags_kernel_refusals() {
 	expect_eq "$(json out kernel_ok)" True kernel_ok
 }
 
+# seq_attrs_msg OUT PAYLOAD NAMED [EXTRA]: a detached SignedData by
+# signing.key over PAYLOAD (RSA PKCS#1 v1.5 of its SHA-256, as bpfsign sign
+# makes it), naming the key by SKID, with the attributes contentType and
+# messageDigest = SHA-256(NAMED) in pkcs7.asn1's other alternative,
+# aaSequence [2] EXPLICIT SEQUENCE OF (no action: have_authattrs stays
+# false); NAMED "-": no attribute block; EXTRA "smime": an S/MIME
+# capabilities attribute in the block too.  Built by openssl asn1parse
+# -genconf, not by the kit.
+seq_attrs_msg() {
+	local attrs="attrs=EXPLICIT:2,SEQUENCE:attrs" md=00 extra=
+	[ "$3" = - ] && attrs= || md=$(openssl dgst -sha256 -r "$3" | cut -c1-64)
+	[ "${4:-}" = smime ] && extra="sc=SEQUENCE:sc"
+	cat > "$1.cnf" <<-EOF
+	asn1=SEQUENCE:ci
+	[ci]
+	type=OID:pkcs7-signedData
+	content=EXPLICIT:0,SEQUENCE:sd
+	[sd]
+	version=INT:3
+	digestAlgorithms=SET:das
+	encap=SEQUENCE:eci
+	signerInfos=SET:sis
+	[das]
+	a=SEQUENCE:sha256alg
+	[sha256alg]
+	oid=OID:sha256
+	[eci]
+	type=OID:pkcs7-data
+	[sis]
+	si=SEQUENCE:si
+	[si]
+	version=INT:3
+	sid=IMPLICIT:0,FORMAT:HEX,OCTETSTRING:$(ski "$keys/signing.crt")
+	digestAlgorithm=SEQUENCE:sha256alg
+	$attrs
+	sigAlg=SEQUENCE:rsaalg
+	sig=FORMAT:HEX,OCTETSTRING:$(openssl dgst -sha256 -sign "$keys/signing.key" "$2" | od -An -v -tx1 | tr -d ' \n')
+	[rsaalg]
+	oid=OID:rsaEncryption
+	null=NULL
+	[attrs]
+	ct=SEQUENCE:ct
+	md=SEQUENCE:md
+	$extra
+	[ct]
+	type=OID:contentType
+	v=SET:ctv
+	[ctv]
+	v=OID:pkcs7-data
+	[md]
+	type=OID:messageDigest
+	v=SET:mdv
+	[mdv]
+	v=FORMAT:HEX,OCTETSTRING:$md
+	[sc]
+	type=OID:SMIME-CAPS
+	v=SET:scv
+	[scv]
+	v=INT:0
+	EOF
+	openssl asn1parse -genconf "$1.cnf" -out "$1" -noout > /dev/null ||
+		{ echo "openssl asn1parse -genconf $1.cnf failed"; return 1; }
+}
+
+# same_fields A B KEY...: the JSON reports A and B agree but on KEYs
+same_fields() {
+	python3 - "$@" <<-'EOF'
+	import json, sys
+	a, b = (json.load(open(f)) for f in sys.argv[1:3])
+	diff = [k for k in a if k not in sys.argv[3:] and a[k] != b.get(k)]
+	for k in diff:
+	    print("%s: %r here, %r without the [2] block" % (k, b.get(k), a[k]))
+	sys.exit(1 if diff or a.keys() != b.keys() else 0)
+	EOF
+}
+
+t_attrs_seq_form() {
+	# the attacker of tests/guest attack_round3_sig_attrs_explicit_seq_over_data:
+	# attributes naming its program (attacker.bin) in the [2] form, next to
+	# A's signature of A's own payload.  The kernel loads it as A's, over
+	# A's payload only; the tools must say that, not "signed attributes"
+	# nor nulls (OpenSSL cannot read the [2] form).
+	payload p
+	payload attacker.bin
+	seq_attrs_msg plain.p7s p - && seq_attrs_msg seq.p7s p attacker.bin &&
+	seq_attrs_msg smime.p7s p attacker.bin smime || return 1
+	run "$bpfsign" inspect --json --cert "$keys/signing.crt" plain.p7s
+	expect_rc 0 "inspect the form without attributes" || return 1
+	mv out plain.json
+	expect_eq "$(json plain.json ignored_attributes)" False "ignored_attributes without a [2] block" || return 1
+	# pins the report from the kernel's parser: the [2] form is not signed attributes
+	run "$bpfsign" inspect --json --cert "$keys/signing.crt" seq.p7s
+	expect_rc 0 "inspect the [2] form (the kernel takes it)" || return 1
+	expect_eq "$(json out signed_attributes)" False "signed_attributes of the [2] form" &&
+	expect_eq "$(json out ignored_attributes)" True "ignored_attributes of the [2] form" &&
+	expect_eq "$(json out kernel_ok)" True "kernel_ok of the [2] form" &&
+	expect_eq "$(json out crls)" None "crls: the kernel's parser does not count them" &&
+	same_fields plain.json out file signature_size crls ignored_attributes || return 1
+	# pins verify: over A's payload it verifies, as A's key, with a warning
+	run "$bpfsign" verify --json --cert "$keys/signing.crt" --payload p seq.p7s
+	expect_rc 0 "verify the [2] form over the signed payload" || return 1
+	expect_eq "$(json out verified)" True verified &&
+	expect_eq "$(json out signed_attributes)" False "verify: signed_attributes" &&
+	expect_eq "$(json out ignored_attributes)" True "verify: ignored_attributes" &&
+	expect_eq "$(json out kernel_ok)" True "verify: kernel_ok" &&
+	expect_eq "$(json out signer_id)" subject-key-identifier "verify: signer_id" &&
+	expect_eq "$(json out key_id)" "$(ski "$keys/signing.crt")" "verify: key_id" &&
+	expect_eq "$(json out key_sha256)" "$(json plain.json key_sha256)" "verify: key_sha256" &&
+	case $(json out reason) in *"[2] attribute SEQUENCE the kernel parses and ignores"*) ;;
+		*) echo "reason: $(json out reason)"; false ;; esac || return 1
+	# pins the data digest: the block's messageDigest names attacker.bin, not signed
+	run "$bpfsign" verify --json --cert "$keys/signing.crt" --payload attacker.bin seq.p7s
+	expect_rc 3 "verify the [2] form over the payload its attributes name" || return 1
+	expect_eq "$(json out error)" EKEYREJECTED "error over the named payload" &&
+	expect_eq "$(json out ignored_attributes)" True "ignored_attributes when refused" || return 1
+	# pins pkcs7_sig_note_authenticated_attr(): it runs on the [2] block's attributes too
+	run "$bpfsign" inspect --json smime.p7s
+	expect_rc 3 "inspect S/MIME capabilities in a [2] block" || return 1
+	expect_eq "$(json out kernel_error)" EKEYREJECTED "kernel_error of S/MIME capabilities in [2]" &&
+	expect_err "S/MIME capabilities"
+}
+
 t_inspect_malformed() {
 	head -c 100 /dev/urandom > r.p7s
 	# the DER parser of inspect
@@ -1137,6 +1259,7 @@ t "key_sha256: null for a signer trusted through its issuer" t_key_sha256_chain
 t "inspect human and JSON share one path" t_inspect_human_matches_json
 t "reports: UTF-8 kept, control characters escaped" t_report_escapes
 t "inspect: S/MIME capabilities refused, embedded certs taken" t_inspect_flags_kernel_refusals
+t "inspect, verify: a [2] attribute SEQUENCE is reported as the kernel reads it" t_attrs_seq_form
 t "inspect: malformed DER exits 4 (EBADMSG)" t_inspect_malformed
 t "--help on every command, --version" t_help_and_version
 t "man page documents every option" t_man_page_matches_help
