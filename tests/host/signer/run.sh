@@ -839,12 +839,15 @@ t_inspect_flags_kernel_refusals() {
 # messageDigest = SHA-256(NAMED) in pkcs7.asn1's other alternative,
 # aaSequence [2] EXPLICIT SEQUENCE OF (no action: have_authattrs stays
 # false); NAMED "-": no attribute block; EXTRA "smime": an S/MIME
-# capabilities attribute in the block too.  Built by openssl asn1parse
+# capabilities attribute in the block too; "unsigned": the same attributes
+# as unauthenticatedAttributes [3] IMPLICIT SEQUENCE OF (OpenSSL cannot
+# read that either).  Built by openssl asn1parse
 # -genconf, not by the kit.
 seq_attrs_msg() {
-	local attrs="attrs=EXPLICIT:2,SEQUENCE:attrs" md=00 extra=
+	local attrs="attrs=EXPLICIT:2,SEQUENCE:attrs" md=00 extra= ua=
 	[ "$3" = - ] && attrs= || md=$(openssl dgst -sha256 -r "$3" | cut -c1-64)
 	[ "${4:-}" = smime ] && extra="sc=SEQUENCE:sc"
+	[ "${4:-}" = unsigned ] && ua="ua=IMPLICIT:3,SEQUENCE:attrs"
 	cat > "$1.cnf" <<-EOF
 	asn1=SEQUENCE:ci
 	[ci]
@@ -870,6 +873,7 @@ seq_attrs_msg() {
 	$attrs
 	sigAlg=SEQUENCE:rsaalg
 	sig=FORMAT:HEX,OCTETSTRING:$(openssl dgst -sha256 -sign "$keys/signing.key" "$2" | od -An -v -tx1 | tr -d ' \n')
+	$ua
 	[rsaalg]
 	oid=OID:rsaEncryption
 	null=NULL
@@ -897,14 +901,15 @@ seq_attrs_msg() {
 		{ echo "openssl asn1parse -genconf $1.cnf failed"; return 1; }
 }
 
-# same_fields A B KEY...: the JSON reports A and B agree but on KEYs
+# same_fields A B KEY...: the JSON reports A and B have the same keys and
+# agree on every value but those of KEYs
 same_fields() {
 	python3 - "$@" <<-'EOF'
 	import json, sys
 	a, b = (json.load(open(f)) for f in sys.argv[1:3])
 	diff = [k for k in a if k not in sys.argv[3:] and a[k] != b.get(k)]
 	for k in diff:
-	    print("%s: %r here, %r without the [2] block" % (k, b.get(k), a[k]))
+	    print("%s: %r in %s, %r in %s" % (k, b.get(k), sys.argv[2], a[k], sys.argv[1]))
 	sys.exit(1 if diff or a.keys() != b.keys() else 0)
 	EOF
 }
@@ -918,7 +923,8 @@ t_attrs_seq_form() {
 	payload p
 	payload attacker.bin
 	seq_attrs_msg plain.p7s p - && seq_attrs_msg seq.p7s p attacker.bin &&
-	seq_attrs_msg smime.p7s p attacker.bin smime || return 1
+	seq_attrs_msg smime.p7s p attacker.bin smime &&
+	seq_attrs_msg ua.p7s p - unsigned || return 1
 	run "$bpfsign" inspect --json --cert "$keys/signing.crt" plain.p7s
 	expect_rc 0 "inspect the form without attributes" || return 1
 	mv out plain.json
@@ -948,6 +954,12 @@ t_attrs_seq_form() {
 	expect_rc 3 "verify the [2] form over the payload its attributes name" || return 1
 	expect_eq "$(json out error)" EKEYREJECTED "error over the named payload" &&
 	expect_eq "$(json out ignored_attributes)" True "ignored_attributes when refused" || return 1
+	# pins the gap check: unsigned attributes, read by the kernel's parser, are not a [2] block
+	run "$bpfsign" inspect --json --cert "$keys/signing.crt" ua.p7s
+	expect_rc 0 "inspect [3] unsigned attributes" || return 1
+	expect_eq "$(json out ignored_attributes)" False "ignored_attributes of [3] unsigned attributes" &&
+	expect_eq "$(json out unsigned_attributes)" True "unsigned_attributes of [3]" &&
+	same_fields plain.json out file signature_size crls unsigned_attributes || return 1
 	# pins pkcs7_sig_note_authenticated_attr(): it runs on the [2] block's attributes too
 	run "$bpfsign" inspect --json smime.p7s
 	expect_rc 3 "inspect S/MIME capabilities in a [2] block" || return 1
