@@ -6,6 +6,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include "sign.h"
 
@@ -36,6 +37,24 @@ static bool load_keys(const char *name, X509 **cert, EVP_PKEY **key)
 	if (f)
 		fclose(f);
 	return *cert && *key;
+}
+
+X509 *cert_read(const char *name)
+{
+	X509 *cert;
+
+	load_keys(name, &cert, NULL);
+	return cert;
+}
+
+EVP_PKEY *key_read(const char *name)
+{
+	FILE *f = key_file(name, "key");
+	EVP_PKEY *key = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
+
+	if (f)
+		fclose(f);
+	return key;
 }
 
 static int sign_flags(const char *name, const void *data, size_t len,
@@ -82,6 +101,32 @@ int cms_sign_attached(const char *name, const void *data, size_t len,
 			  CMS_NOSMIMECAP | CMS_USE_KEYID, 0, sig);
 }
 
+int cms_sign_with_cert(const char *name, const void *data, size_t len,
+		       unsigned char **sig)
+{
+	return sign_flags(name, data, len, CMS_BINARY | CMS_DETACHED | CMS_PARTIAL |
+			  CMS_NOSMIMECAP, 0, sig);
+}
+
+ASN1_OCTET_STRING *cms_sign_value(const char *name, const void *data, size_t len)
+{
+	ASN1_OCTET_STRING *sv = NULL;
+	CMS_ContentInfo *cms = NULL;
+	unsigned char *der = NULL;
+	const unsigned char *p;
+	int der_len;
+
+	der_len = cms_sign(name, data, len, 0, &der);
+	p = der;
+	cms = der_len > 0 ? d2i_CMS_ContentInfo(NULL, &p, der_len) : NULL;
+	if (cms)
+		sv = ASN1_OCTET_STRING_dup(CMS_SignerInfo_get0_signature(
+			sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0)));
+	CMS_ContentInfo_free(cms);
+	OPENSSL_free(der);
+	return sv;
+}
+
 int cert_der(const char *name, unsigned char **der)
 {
 	X509 *cert;
@@ -114,6 +159,23 @@ bool cert_key_sha256(const char *name, char *hex)
 	for (i = 0; ok && i < (int)sizeof(md); i++)
 		sprintf(hex + 2 * i, "%02x", md[i]);
 	return ok;
+}
+
+bool cert_skid(const char *name, char *hex, bool colons)
+{
+	const ASN1_OCTET_STRING *skid;
+	X509 *cert;
+	int i, n = 0;
+
+	hex[0] = 0;
+	if (!load_keys(name, &cert, NULL))
+		return false;
+	skid = X509_get0_subject_key_id(cert);
+	for (i = 0; skid && i < ASN1_STRING_length(skid); i++)
+		n += sprintf(hex + n, colons ? (i ? ":%02X" : "%02X") : "%02x",
+			     ASN1_STRING_get0_data(skid)[i]);
+	X509_free(cert);
+	return skid;
 }
 
 long read_file(const char *path, unsigned char **buf)

@@ -90,13 +90,8 @@ bool make_load_insns(struct load *l, const struct bpf_insn *insns, int cnt,
 	return sign_load(l, name, 0, false);
 }
 
-/*
- * (Re)sign l by key NAME over insns || fixture_meta(first, ...) || ... of
- * its l->nfds metadata maps, numbered from first.
- */
-bool sign_load(struct load *l, const char *name, int first, bool signed_attrs)
+size_t load_payload(const struct load *l, int first, unsigned char *payload)
 {
-	unsigned char payload[sizeof(l->insns) + ARRAY_LEN(l->fds) * META_SZ];
 	size_t len = l->cnt * sizeof(l->insns[0]);
 	int m, i;
 
@@ -104,6 +99,18 @@ bool sign_load(struct load *l, const char *name, int first, bool signed_attrs)
 	for (m = 0; m < l->nfds; m++)
 		for (i = 0; i < META_SZ; i++)
 			payload[len++] = fixture_meta(first + m, i);
+	return len;
+}
+
+/*
+ * (Re)sign l by key NAME over insns || fixture_meta(first, ...) || ... of
+ * its l->nfds metadata maps, numbered from first.
+ */
+bool sign_load(struct load *l, const char *name, int first, bool signed_attrs)
+{
+	unsigned char payload[LOAD_PAYLOAD_MAX];
+	size_t len = load_payload(l, first, payload);
+
 	free(l->sig);
 	l->sig_len = cms_sign(name, payload, len, signed_attrs, &l->sig);
 	return ASSERT_GE(l->sig_len, 1, "cms_sign");

@@ -4,6 +4,7 @@
 #define BPFSIGN_SIGNED_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <linux/bpf.h>
 
 enum { BUILTIN = 0, SECONDARY = 1 };
@@ -35,6 +36,12 @@ bool make_load(struct load *l, int nmeta, const char *name, int keyring_id);
  * signed attributes.
  */
 bool sign_load(struct load *l, const char *name, int first, bool signed_attrs);
+/* The bytes a signature of l covers, insns || the metadata of its l->nfds
+ * maps numbered from first, into payload: their length.
+ */
+#define LOAD_PAYLOAD_MAX	(sizeof(((struct load *)0)->insns) + \
+				 sizeof(((struct load *)0)->fds) / sizeof(int) * META_SZ)
+size_t load_payload(const struct load *l, int first, unsigned char *payload);
 /* The same load unsigned: no signature pointer, size 0. */
 void drop_signature(struct load *l);
 void free_load(struct load *l);

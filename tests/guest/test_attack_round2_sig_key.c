@@ -44,35 +44,6 @@
 #include "sign.h"
 #include "signed.h"
 
-static X509 *read_cert(const char *name)
-{
-	unsigned char *der = NULL;
-	const unsigned char *p;
-	int len = cert_der(name, &der);
-	X509 *x;
-
-	if (len < 0)
-		return NULL;
-	p = der;
-	x = d2i_X509(NULL, &p, len);
-	OPENSSL_free(der);
-	return x;
-}
-
-static EVP_PKEY *read_key(const char *name)
-{
-	char path[128];
-	EVP_PKEY *key;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/tests/keys/%s.key", name);
-	f = fopen(path, "r");
-	key = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
-	if (f)
-		fclose(f);
-	return key;
-}
-
 /*
  * The signed attributes of the CMS DER der as the kernel hashes them: the
  * [0] IMPLICIT SET re-tagged 0x31.  OpenSSL sorts the SET OF, so the
@@ -97,26 +68,6 @@ static int attrs_as_set(const unsigned char *der, int len, unsigned char *set, i
 	return -1;
 }
 
-/* The oracle: A's "bpfsign sign FILE" of file, its signature octets */
-static ASN1_OCTET_STRING *oracle_sign(const unsigned char *file, int len)
-{
-	ASN1_OCTET_STRING *sv = NULL;
-	CMS_ContentInfo *cms = NULL;
-	unsigned char *der = NULL;
-	const unsigned char *p;
-	int der_len;
-
-	der_len = cms_sign("signing", file, len, 0, &der);
-	p = der;
-	cms = der_len > 0 ? d2i_CMS_ContentInfo(NULL, &p, der_len) : NULL;
-	if (cms)
-		sv = ASN1_OCTET_STRING_dup(CMS_SignerInfo_get0_signature(
-			sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0)));
-	CMS_ContentInfo_free(cms);
-	OPENSSL_free(der);
-	return sv;
-}
-
 /*
  * The attacker's CMS over payload: a SignerInfo with signed attributes,
  * built with the attacker's own RSA key (team.key, in no keyring here), its
@@ -128,8 +79,8 @@ static int forge(const unsigned char *payload, size_t len, unsigned char **sig,
 {
 	unsigned int flags = CMS_BINARY | CMS_DETACHED | CMS_NOCERTS | CMS_PARTIAL |
 			     CMS_NOSMIMECAP | CMS_USE_KEYID;
-	X509 *a = read_cert("signing"), *t = read_cert("team");
-	EVP_PKEY *tkey = read_key("team");
+	X509 *a = cert_read("signing"), *t = cert_read("team");
+	EVP_PKEY *tkey = key_read("team");
 	BIO *in = BIO_new_mem_buf(payload, len);
 	CMS_ContentInfo *cms = CMS_sign(NULL, NULL, NULL, NULL, flags);
 	const ASN1_OCTET_STRING *askid = a ? X509_get0_subject_key_id(a) : NULL;
@@ -148,8 +99,10 @@ static int forge(const unsigned char *payload, size_t len, unsigned char **sig,
 	der = NULL;
 	if (*file_len < 0)
 		goto out;
-	/* the one file A signs: contentType, signingTime, messageDigest */
-	sv = oracle_sign(file, *file_len);
+	/* the oracle: A's "bpfsign sign FILE" of the one file A signs,
+	 * contentType, signingTime, messageDigest
+	 */
+	sv = cms_sign_value("signing", file, *file_len);
 	si = sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0);
 	if (!sv || !si || CMS_SignerInfo_get0_signer_id(si, &keyid, NULL, NULL) != 1 || !keyid)
 		goto out;
@@ -179,20 +132,13 @@ out:
 /* The fixture load l, its signature forged through the attributes oracle */
 static bool forged_load(struct load *l, unsigned char *file, int *file_len)
 {
-	unsigned char payload[sizeof(((struct load *)0)->insns) + META_SZ];
-	size_t len;
-	int i;
+	unsigned char payload[LOAD_PAYLOAD_MAX];
 
 	if (!make_load(l, 1, "signing", BUILTIN))
 		return false;
-	len = l->cnt * sizeof(l->insns[0]);
-	memcpy(payload, l->insns, len);
-	for (i = 0; i < META_SZ; i++)
-		payload[len++] = fixture_meta(0, i);
 	/* a program of the attacker's: A never signs these bytes */
-	free(l->sig);
-	l->sig = NULL;
-	l->sig_len = forge(payload, len, &l->sig, file, file_len);
+	drop_signature(l);
+	l->sig_len = forge(payload, load_payload(l, 0, payload), &l->sig, file, file_len);
 	return ASSERT_GE(l->sig_len, 1, "the attacker's CMS, A's oracle signature of its attributes");
 }
 

@@ -26,13 +26,9 @@
  * host are explicit and run in the guest-policies boot (scripts/run-tests.sh),
  * where an attached policy is expected, the audit first.
  */
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <keyutils.h>
 #include <openssl/cms.h>
 #include <openssl/ec.h>
@@ -47,178 +43,41 @@
 #include "sign.h"
 #include "signed.h"
 #include "loader.h"
+#include "policy_fixture.h"
+#include "sig_key_fixture.h"
 
-#define CLI		"/tests/bpfsign-policy"
 #define CLONE_POLICY	"/tmp/attack-clone.policy"
 #define CLONE		"attack-clone-a"
 
-static char out[65536];
-
-static int cli(const char *arg, ...)
-{
-	const char *argv[16] = { CLI };
-	int argc = 1;
-	va_list ap;
-
-	va_start(ap, arg);
-	for (; arg && argc < 15; arg = va_arg(ap, const char *))
-		argv[argc++] = arg;
-	va_end(ap);
-	argv[argc] = NULL;
-	return run_capture(argv, out, sizeof(out));
-}
-
-static X509 *read_cert(const char *name)
-{
-	unsigned char *der = NULL;
-	const unsigned char *p;
-	int len = cert_der(name, &der);
-	X509 *x;
-
-	if (len < 0)
-		return NULL;
-	p = der;
-	x = d2i_X509(NULL, &p, len);
-	OPENSSL_free(der);
-	return x;
-}
-
-static void skid_hex(X509 *x, char *hex)
-{
-	const ASN1_OCTET_STRING *s = X509_get0_subject_key_id(x);
-	int i, n = 0;
-
-	hex[0] = 0;
-	for (i = 0; s && i < ASN1_STRING_length(s); i++)
-		n += sprintf(hex + n, "%02x", ASN1_STRING_get0_data(s)[i]);
-}
-
-/* The serial of .secondary_trusted_keys in /proc/keys, or -1 */
-static long secondary_keyring(void)
-{
-	char line[512];
-	unsigned long serial;
-	long found = -1;
-	FILE *f = fopen("/proc/keys", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, " .secondary_trusted_keys") && sscanf(line, "%lx", &serial) == 1) {
-			found = serial;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
 /*
  * Team B's certificate for a fresh P-256 key, issued and signed by
- * /tests/keys/signing-ec (team B) or, with self, self-signed, with the subjectKeyIdentifier of
- * /tests/keys/signing (team A): /tests/keys/CLONE.{crt,key}.
+ * /tests/keys/signing-ec (team B) or, with self, self-signed, with the
+ * subjectKeyIdentifier of /tests/keys/signing (team A) or, when given,
+ * skid: /tests/keys/CLONE.{crt,key}.  Its authorityKeyIdentifier is how the
+ * secondary keyring finds the issuer: team B's key.
  */
-static bool mint_cert(bool self, const ASN1_OCTET_STRING *want_skid);
-
-static bool mint_clone(bool self)
+static bool mint_clone(bool self, const ASN1_OCTET_STRING *skid)
 {
-	return mint_cert(self, NULL);
-}
-
-/* As mint_clone(), with skid want_skid when given instead of team A's */
-static bool mint_cert(bool self, const ASN1_OCTET_STRING *want_skid)
-{
-	X509 *a = read_cert("signing"), *b = read_cert("signing-ec"), *x = X509_new();
-	EVP_PKEY *bkey = NULL, *key = EVP_EC_gen("P-256");
-	X509 *issuer;
-	X509_EXTENSION *ext;
-	X509V3_CTX ctx;
-	bool ok = false;
-	FILE *f;
-
-	f = fopen("/tests/keys/signing-ec.key", "r");
-	bkey = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
-	if (f)
-		fclose(f);
-	if (!a || !b || !x || !key || !bkey)
-		goto out;
-	X509_set_version(x, 2);
-	ASN1_INTEGER_set(X509_get_serialNumber(x), 40400);
-	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC,
-				   (const unsigned char *)"team B posing as team A", -1, -1, 0);
-	issuer = self ? x : b;
-	X509_set_issuer_name(x, X509_get_subject_name(issuer));
-	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
-	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24 * 365);
-	X509_set_pubkey(x, key);
-	/* team A's skid, verbatim */
-	ext = X509_EXTENSION_create_by_NID(NULL, NID_subject_key_identifier, 0,
-		want_skid ? (ASN1_OCTET_STRING *)want_skid :
-		X509_EXTENSION_get_data(X509_get_ext(a, X509_get_ext_by_NID(a, NID_subject_key_identifier, -1))));
-	if (!ext || !X509_add_ext(x, ext, -1))
-		goto out;
-	X509_EXTENSION_free(ext);
-	/* the secondary keyring finds the issuer by this: team B's key */
-	X509V3_set_ctx(&ctx, issuer, x, NULL, NULL, 0);
-	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_authority_key_identifier, "keyid:always");
-	if (!ext || !X509_add_ext(x, ext, -1))
-		goto out;
-	X509_EXTENSION_free(ext);
-	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_key_usage, "critical,digitalSignature");
-	if (!ext || !X509_add_ext(x, ext, -1))
-		goto out;
-	X509_EXTENSION_free(ext);
-	if (!X509_sign(x, self ? key : bkey, EVP_sha256()))
-		goto out;
-	f = fopen("/tests/keys/" CLONE ".crt", "w");
-	ok = f && PEM_write_X509(f, x);
-	if (f)
-		fclose(f);
-	f = fopen("/tests/keys/" CLONE ".key", "w");
-	ok = ok && f && PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL);
-	if (f)
-		fclose(f);
-out:
-	X509_free(a);
-	X509_free(b);
-	X509_free(x);
-	EVP_PKEY_free(key);
-	EVP_PKEY_free(bkey);
-	return ok;
+	return mint_cert(&(struct mint){
+		.name = CLONE, .cn = "team B posing as team A", .serial = 40400,
+		.issuer = self ? NULL : "signing-ec",
+		.skid_of = skid ? NULL : "signing", .skid = skid, .akid = true });
 }
 
 /* The clone, enrolled in .secondary_trusted_keys: its serial, or -1 */
 static key_serial_t enrol_clone(long *secondary)
 {
-	unsigned char *der = NULL;
 	key_serial_t k;
-	int len;
 
 	*secondary = secondary_keyring();
 	if (!ASSERT_GE(*secondary, 1, ".secondary_trusted_keys in /proc/keys"))
 		return -1;
-	if (!ASSERT_TRUE(mint_clone(false), "team B mints a cert with team A's skid"))
+	if (!ASSERT_TRUE(mint_clone(false, NULL), "team B mints a cert with team A's skid"))
 		return -1;
-	len = cert_der(CLONE, &der);
-	k = add_key("asymmetric", "bpfsign-attack-clone", der, len, *secondary);
-	OPENSSL_free(der);
+	k = cert_enrol(CLONE, "bpfsign-attack-clone", *secondary);
 	if (!ASSERT_GE(k, 1, "root adds it to .secondary_trusted_keys (signed by a builtin key)"))
 		return -1;
 	return k;
-}
-
-/* A load signed by key NAME against keyring: fd, or -errno */
-static int signed_load(const char *name, int keyring)
-{
-	struct load l;
-	int fd;
-
-	if (!make_load(&l, 1, name, keyring))
-		return -EINVAL;
-	fd = sys_prog_load(&l);
-	if (fd < 0)
-		fd = -errno;
-	free_load(&l);
-	return fd;
 }
 
 /*
@@ -263,26 +122,20 @@ out:
 TEST_EXPLICIT(attack_key_allow_secondary_skid_clone)
 {
 	char a_sha[65], text[512];
-	struct stat st;
 	long secondary;
 	key_serial_t clone;
 	int fd;
 
 	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
 		return;
-	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
-		cli("unload", "keyring-allowlist", NULL);
+	policy_unload("keyring-allowlist");
 	clone = enrol_clone(&secondary);
 	if (clone < 0)
 		return;
 	snprintf(text, sizeof(text),
 		 "keyring allow builtin\nkeyring allow secondary\nkey allow sha256:%s\n", a_sha);
-	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
-		goto out;
-	close(fd);
-	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
-		       "load keyring-allowlist: builtin, secondary, key allow A"))
+	/* load keyring-allowlist: builtin, secondary, key allow A */
+	if (!policy_load_allowlist(CLONE_POLICY, text))
 		goto out;
 
 	/* control: team A passes, team B's own key is refused by the key rule */
@@ -299,11 +152,11 @@ TEST_EXPLICIT(attack_key_allow_secondary_skid_clone)
 	fd = signed_load(CLONE, SECONDARY);
 	ASSERT_ERR(fd, EPERM, "team B's program signed by a clone of A's skid");
 	if (fd >= 0) {
-		if (cli("audit", "--policy", CLONE_POLICY, NULL) >= 0)
-			printf("  audit of the host: %.*s\n", 1500, out);
+		if (policy_cli("audit", "--policy", CLONE_POLICY, NULL) >= 0)
+			printf("  audit of the host: %.*s\n", 1500, policy_out);
 		close(fd);
 	}
-	cli("unload", "keyring-allowlist", NULL);
+	policy_unload("keyring-allowlist");
 out:
 	keyctl_unlink(clone, secondary);
 }
@@ -318,30 +171,21 @@ out:
 TEST_EXPLICIT(attack_key_allow_user_keyring_skid_forgery)
 {
 	char a_sha[65], text[512];
-	unsigned char *der = NULL;
-	struct stat st;
 	key_serial_t forged;
-	int fd, len;
+	int fd;
 
 	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
 		return;
-	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
-		cli("unload", "keyring-allowlist", NULL);
-	if (!ASSERT_TRUE(mint_clone(true), "a self-signed cert with A's skid"))
+	policy_unload("keyring-allowlist");
+	if (!ASSERT_TRUE(mint_clone(true, NULL), "a self-signed cert with A's skid"))
 		return;
-	len = cert_der(CLONE, &der);
-	forged = add_key("asymmetric", "bpfsign-attack-forged", der, len, KEY_SPEC_SESSION_KEYRING);
-	OPENSSL_free(der);
+	forged = cert_enrol(CLONE, "bpfsign-attack-forged", KEY_SPEC_SESSION_KEYRING);
 	if (!ASSERT_GE(forged, 1, "enrol it in the caller's session keyring"))
 		return;
 	snprintf(text, sizeof(text),
 		 "keyring allow builtin\nkeyring allow user\nkey allow sha256:%s\n", a_sha);
-	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
-		goto out;
-	close(fd);
-	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
-		       "load keyring-allowlist: builtin, user, key allow A"))
+	/* load keyring-allowlist: builtin, user, key allow A */
+	if (!policy_load_allowlist(CLONE_POLICY, text))
 		goto out;
 	/* control: the key rule is live */
 	fd = signed_load("signing-ec", BUILTIN);
@@ -352,7 +196,7 @@ TEST_EXPLICIT(attack_key_allow_user_keyring_skid_forgery)
 	ASSERT_ERR(fd, EPERM, "a forged cert with A's skid in the caller's keyring");
 	if (fd >= 0)
 		close(fd);
-	cli("unload", "keyring-allowlist", NULL);
+	policy_unload("keyring-allowlist");
 out:
 	keyctl_unlink(forged, KEY_SPEC_SESSION_KEYRING);
 }
@@ -368,7 +212,6 @@ TEST_EXPLICIT(attack_key_allow_long_skid_prefix)
 	unsigned char inner[65], *der = NULL, *p;
 	char x_hex[160], v[160], text[512], sha[65];
 	ASN1_OCTET_STRING *os = ASN1_OCTET_STRING_new(), *wrapped = NULL;
-	struct stat st;
 	key_serial_t forged = -1;
 	int fd, len, i;
 
@@ -387,20 +230,15 @@ TEST_EXPLICIT(attack_key_allow_long_skid_prefix)
 	ASN1_OCTET_STRING_set(wrapped, der, len);
 	OPENSSL_free(der);
 	der = NULL;
-	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
-		cli("unload", "keyring-allowlist", NULL);
-	if (!ASSERT_TRUE(mint_cert(true, wrapped), "a self-signed cert with a 65-byte skid"))
+	policy_unload("keyring-allowlist");
+	if (!ASSERT_TRUE(mint_clone(true, wrapped), "a self-signed cert with a 65-byte skid"))
 		goto out;
-	len = cert_der(CLONE, &der);
-	forged = add_key("asymmetric", "bpfsign-attack-long", der, len, KEY_SPEC_SESSION_KEYRING);
-	OPENSSL_free(der);
+	forged = cert_enrol(CLONE, "bpfsign-attack-long", KEY_SPEC_SESSION_KEYRING);
 	if (!ASSERT_GE(forged, 1, "enrol it in the caller's session keyring"))
 		goto out;
 	snprintf(text, sizeof(text), "keyring allow builtin\nkeyring allow user\nkey allow %s\n", x_hex);
-	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
+	if (!ASSERT_OK(policy_write_file(CLONE_POLICY, text), "write the policy"))
 		goto out;
-	close(fd);
 
 	/* what the kernel records for it */
 	fd = signed_load(CLONE, KEY_SPEC_SESSION_KEYRING);
@@ -412,10 +250,10 @@ TEST_EXPLICIT(attack_key_allow_long_skid_prefix)
 		close(fd);
 	}
 	/* a skid is no key rule: load refuses the file, nothing is attached */
-	ASSERT_TRUE(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL) != 0,
+	ASSERT_TRUE(policy_cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL) != 0,
 		    "load keyring-allowlist: key allow X (a skid) is refused");
-	ASSERT_HAS(out, "not 'sha256:HEX'", "load says why");
-	ASSERT_TRUE(stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st), "nothing attached");
+	ASSERT_HAS(policy_out, "not 'sha256:HEX'", "load says why");
+	ASSERT_TRUE(!policy_pinned("keyring-allowlist"), "nothing attached");
 out:
 	if (forged > 0)
 		keyctl_unlink(forged, KEY_SPEC_SESSION_KEYRING);
@@ -440,16 +278,9 @@ static int two_signers(const unsigned char *data, size_t len, unsigned char **si
 	int i, ret = -1;
 
 	for (i = 0; cms && i < 2; i++) {
-		char path[128];
-		EVP_PKEY *key;
-		X509 *cert = read_cert(names[i]);
-		FILE *f;
+		EVP_PKEY *key = key_read(names[i]);
+		X509 *cert = cert_read(names[i]);
 
-		snprintf(path, sizeof(path), "/tests/keys/%s.key", names[i]);
-		f = fopen(path, "r");
-		key = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
-		if (f)
-			fclose(f);
 		if (!cert || !key || !CMS_add1_signer(cms, cert, key, EVP_sha256(), flags))
 			i = 3;
 		X509_free(cert);
@@ -466,29 +297,21 @@ static int two_signers(const unsigned char *data, size_t len, unsigned char **si
 
 TEST_EXPLICIT(attack_sig_key_two_signer_infos)
 {
-	unsigned char payload[sizeof(((struct load *)0)->insns) + META_SZ];
-	char b_skid[160], v[160], text[512], a_sha[65], b_sha[65];
-	X509 *a = read_cert("signing"), *b = read_cert("signing-ec");
-	struct stat st;
+	unsigned char payload[LOAD_PAYLOAD_MAX];
+	char a_skid[160], b_skid[160], v[160], text[512], a_sha[65], b_sha[65];
 	struct load l;
-	size_t len;
-	int fd, i;
+	int fd;
 
-	if (!ASSERT_TRUE(a && b, "the two certificates"))
-		goto out_certs;
-	skid_hex(b, b_skid);
+	if (!ASSERT_TRUE(cert_skid("signing", a_skid, false) && cert_skid("signing-ec", b_skid, false),
+			 "the two certificates"))
+		return;
 	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha) && cert_key_sha256("signing-ec", b_sha),
 			 "the two keys' digests"))
-		goto out_certs;
+		return;
 	if (!make_load(&l, 1, "signing", BUILTIN))
-		goto out_certs;
-	len = l.cnt * sizeof(l.insns[0]);
-	memcpy(payload, l.insns, len);
-	for (i = 0; i < META_SZ; i++)
-		payload[len++] = fixture_meta(0, i);
-	free(l.sig);
-	l.sig = NULL;
-	l.sig_len = two_signers(payload, len, &l.sig);
+		return;
+	drop_signature(&l);
+	l.sig_len = two_signers(payload, load_payload(&l, 0, payload), &l.sig);
 	if (!ASSERT_GE(l.sig_len, 1, "a CMS with two SignerInfos, B then A"))
 		goto out;
 	fd = sys_prog_load(&l);
@@ -499,33 +322,25 @@ TEST_EXPLICIT(attack_sig_key_two_signer_infos)
 			     "and its digest");
 		close(fd);
 	}
-	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
-		cli("unload", "keyring-allowlist", NULL);
+	policy_unload("keyring-allowlist");
 	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow sha256:%s\n", a_sha);
-	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
-		goto out;
-	close(fd);
-	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
-		       "load keyring-allowlist: builtin, key allow sha256:A"))
+	/* load keyring-allowlist: builtin, key allow sha256:A */
+	if (!policy_load_allowlist(CLONE_POLICY, text))
 		goto out;
 	fd = sys_prog_load(&l);
 	ASSERT_ERR(fd < 0 ? -1 : fd, EPERM, "A's second SignerInfo does not lend A's id");
 	if (fd >= 0)
 		close(fd);
-	cli("unload", "keyring-allowlist", NULL);
+	policy_unload("keyring-allowlist");
 out:
 	free_load(&l);
-out_certs:
-	X509_free(a);
-	X509_free(b);
 }
 
 /* Whether a JSON line of out about a program named name says "want" */
 static bool audit_prog_has(const char *name, const char *want)
 {
 	char needle[64];
-	const char *p = out, *e;
+	const char *p = policy_out, *e;
 
 	snprintf(needle, sizeof(needle), "\"name\":\"%s\"", name);
 	while ((p = strstr(p, needle))) {
@@ -548,7 +363,7 @@ static bool audit_prog_has(const char *name, const char *want)
  */
 TEST_EXPLICIT(attack_audit_kernel_preload)
 {
-	int rc = cli("audit", NULL);
+	int rc = policy_cli("audit", NULL);
 
 	ASSERT_EQ(rc, 0, "audit of a host with only the kernel's own programs: exit 0");
 	ASSERT_TRUE(audit_prog_has("dump_bpf_prog", "\"kernel_load\":true"),
@@ -558,7 +373,7 @@ TEST_EXPLICIT(attack_audit_kernel_preload)
 	ASSERT_TRUE(audit_prog_has("dump_bpf_map", "\"admitted\":true,\"reason\":\"kernel\""),
 		    "audit: both iterators");
 	if (rc)
-		printf("  audit: %.*s\n", 1500, out);
+		printf("  audit: %.*s\n", 1500, policy_out);
 }
 
 /*
@@ -588,24 +403,19 @@ TEST_EXPLICIT(attack_audit_kernel_preload)
  */
 static bool oracle_signature(X509 *x)
 {
-	unsigned char *tbs = NULL, *der = NULL;
-	const unsigned char *p;
 	const ASN1_BIT_STRING *psig;
 	const X509_ALGOR *palg;
 	ASN1_BIT_STRING *bits;
-	ASN1_OCTET_STRING *sv;
-	CMS_ContentInfo *cms = NULL;
-	X509 *a = read_cert("signing");
-	int tbs_len, der_len;
+	ASN1_OCTET_STRING *sv = NULL;
+	X509 *a = cert_read("signing");
+	unsigned char *tbs = NULL;
+	int tbs_len;
 	bool ok = false;
 
 	tbs_len = i2d_re_X509_tbs(x, &tbs);
 	if (!a || tbs_len <= 0)
 		goto out;
-	der_len = cms_sign("signing", tbs, tbs_len, 0, &der);
-	p = der;
-	cms = der_len > 0 ? d2i_CMS_ContentInfo(NULL, &p, der_len) : NULL;
-	sv = cms ? CMS_SignerInfo_get0_signature(sk_CMS_SignerInfo_value(CMS_get0_SignerInfos(cms), 0)) : NULL;
+	sv = cms_sign_value("signing", tbs, tbs_len);
 	if (!sv)
 		goto out;
 	X509_get0_signature(&psig, &palg, x);
@@ -616,9 +426,8 @@ static bool oracle_signature(X509 *x)
 	bits->flags |= ASN1_STRING_FLAG_BITS_LEFT;
 	ok = X509_verify(x, X509_get0_pubkey(a)) == 1;
 out:
-	CMS_ContentInfo_free(cms);
+	ASN1_OCTET_STRING_free(sv);
 	OPENSSL_free(tbs);
-	OPENSSL_free(der);
 	X509_free(a);
 	return ok;
 }
@@ -626,122 +435,52 @@ out:
 /*
  * A fresh P-256 key certified by /tests/keys/ISSUER: /tests/keys/LEAF.{crt,key}.
  * With oracle, ISSUER only fixes the algorithm (an RSA key) and the
- * signature is team A's signature of the TBS as a payload.
+ * signature is team A's signature of the TBS as a payload: the oracle
+ * attacker never holds A's key and signs first with team.key, any RSA key.
  */
-static bool mint_leaf_as(const char *issuer_name, bool oracle);
+static bool mint_leaf_as(const char *issuer_name, bool oracle)
+{
+	return mint_cert(&(struct mint){
+		.name = LEAF, .cn = "an operator key team A certified", .serial = 40401,
+		.issuer = issuer_name, .signer = oracle ? "team" : NULL, .akid = true,
+		.resign = oracle ? oracle_signature : NULL });
+}
 
 static bool mint_leaf(const char *issuer_name)
 {
 	return mint_leaf_as(issuer_name, false);
 }
 
-static bool mint_leaf_as(const char *issuer_name, bool oracle)
-{
-	X509 *issuer = read_cert(issuer_name), *x = X509_new();
-	EVP_PKEY *ikey = NULL, *key = EVP_EC_gen("P-256");
-	X509_EXTENSION *ext;
-	X509V3_CTX ctx;
-	char path[128];
-	bool ok = false;
-	FILE *f;
-
-	/* the oracle attacker never holds A's key: team.key, any RSA key */
-	snprintf(path, sizeof(path), "/tests/keys/%s.key", oracle ? "team" : issuer_name);
-	f = fopen(path, "r");
-	ikey = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
-	if (f)
-		fclose(f);
-	if (!issuer || !x || !key || !ikey)
-		goto out;
-	X509_set_version(x, 2);
-	ASN1_INTEGER_set(X509_get_serialNumber(x), 40401);
-	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC,
-				   (const unsigned char *)"an operator key team A certified", -1, -1, 0);
-	X509_set_issuer_name(x, X509_get_subject_name(issuer));
-	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
-	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24 * 365);
-	X509_set_pubkey(x, key);
-	X509V3_set_ctx(&ctx, issuer, x, NULL, NULL, 0);
-	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_subject_key_identifier, "hash");
-	if (!ext || !X509_add_ext(x, ext, -1))
-		goto out;
-	X509_EXTENSION_free(ext);
-	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_authority_key_identifier, "keyid:always");
-	if (!ext || !X509_add_ext(x, ext, -1))
-		goto out;
-	X509_EXTENSION_free(ext);
-	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_key_usage, "critical,digitalSignature");
-	if (!ext || !X509_add_ext(x, ext, -1))
-		goto out;
-	X509_EXTENSION_free(ext);
-	if (!X509_sign(x, ikey, EVP_sha256()))
-		goto out;
-	if (oracle && !oracle_signature(x))
-		goto out;
-	f = fopen("/tests/keys/" LEAF ".crt", "w");
-	ok = f && PEM_write_X509(f, x);
-	if (f)
-		fclose(f);
-	f = fopen("/tests/keys/" LEAF ".key", "w");
-	ok = ok && f && PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL);
-	if (f)
-		fclose(f);
-out:
-	X509_free(issuer);
-	X509_free(x);
-	EVP_PKEY_free(key);
-	EVP_PKEY_free(ikey);
-	return ok;
-}
-
-/* A CMS over data signed by /tests/keys/NAME, its certificate inside */
-static int sign_with_cert(const char *name, const unsigned char *data, size_t len,
-			  unsigned char **sig)
-{
-	unsigned int flags = CMS_BINARY | CMS_DETACHED | CMS_NOSMIMECAP | CMS_NOATTR;
-	X509 *cert = read_cert(name);
-	CMS_ContentInfo *cms = NULL;
-	BIO *in = BIO_new_mem_buf(data, len);
-	EVP_PKEY *key = NULL;
-	char path[128];
-	int ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/tests/keys/%s.key", name);
-	f = fopen(path, "r");
-	key = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
-	if (f)
-		fclose(f);
-	if (cert && key && in)
-		cms = CMS_sign(cert, key, NULL, in, flags);
-	if (cms) {
-		*sig = NULL;
-		ret = i2d_CMS_ContentInfo(cms, sig);
-	}
-	CMS_ContentInfo_free(cms);
-	BIO_free(in);
-	X509_free(cert);
-	EVP_PKEY_free(key);
-	return ret;
-}
-
 /* The fixture load l, re-signed by NAME with its certificate in the CMS */
 static bool cert_load(struct load *l, const char *name)
 {
-	unsigned char payload[sizeof(((struct load *)0)->insns) + META_SZ];
-	size_t len;
-	int i;
+	unsigned char payload[LOAD_PAYLOAD_MAX];
 
 	if (!make_load(l, 1, "signing", BUILTIN))
 		return false;
-	len = l->cnt * sizeof(l->insns[0]);
-	memcpy(payload, l->insns, len);
-	for (i = 0; i < META_SZ; i++)
-		payload[len++] = fixture_meta(0, i);
-	free(l->sig);
-	l->sig = NULL;
-	l->sig_len = sign_with_cert(name, payload, len, &l->sig);
+	drop_signature(l);
+	l->sig_len = cms_sign_with_cert(name, payload, load_payload(l, 0, payload), &l->sig);
 	return ASSERT_GE(l->sig_len, 1, "the key signs insns || metadata, its cert inside");
+}
+
+/*
+ * Load l, chain-signed by who: refused is held (-1); else fdinfo's
+ * sig_key_sha256 (into v, 160 bytes) must not be posed_sha, the key the
+ * attacker poses as, but no key at all, and the fd is returned.
+ */
+static int load_expect_no_key(struct load *l, const char *who, const char *posed_sha, char *v,
+			      const char *not_posed, const char *none)
+{
+	int fd = sys_prog_load(l);
+
+	if (fd < 0) {
+		printf("  # %s's load against builtin was refused (errno %d): held\n", who, errno);
+		return -1;
+	}
+	prog_fdinfo(fd, "sig_key_sha256", v, 160);
+	ASSERT_TRUE(strcmp(v, posed_sha), not_posed);
+	ASSERT_STREQ(v, "none", none);
+	return fd;
 }
 
 /* The fixture load l, re-signed by a fresh leaf key team A certified */
@@ -769,17 +508,14 @@ TEST(attack_sig_key_chain_names_issuer)
 		goto out;
 	if (!ASSERT_TRUE(cert_key_sha256(LEAF, leaf_sha), "the leaf's digest"))
 		goto out;
-	fd = sys_prog_load(&l);
-	if (fd < 0) {
-		printf("  # the leaf's load was refused (errno %d): held\n", errno);
+	/* pkcs7_get_trusted_key(): only a trusted key that signed the data is recorded */
+	fd = load_expect_no_key(&l, "the leaf", a_sha, v,
+				"fdinfo does not say team A's key signed the leaf's program",
+				"no key recorded for a signer trusted through its issuer");
+	if (fd < 0)
 		goto out;
-	}
-	prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v));
 	printf("  # leaf loads against builtin: sig_key_sha256 %s (A %s, leaf %s), builtin %lld\n",
 	       v, a_sha, leaf_sha, (long long)prog_fdinfo_num(fd, "sig_key_builtin"));
-	ASSERT_TRUE(strcmp(v, a_sha), "fdinfo does not say team A's key signed the leaf's program");
-	/* pkcs7_get_trusted_key(): only a trusted key that signed the data is recorded */
-	ASSERT_STREQ(v, "none", "no key recorded for a signer trusted through its issuer");
 	close(fd);
 out:
 	free_load(&l);
@@ -793,7 +529,6 @@ out:
 TEST_EXPLICIT(attack_key_allow_chain_issuer)
 {
 	char a_sha[65], text[512];
-	struct stat st;
 	struct load l = {};
 	int fd;
 
@@ -801,15 +536,10 @@ TEST_EXPLICIT(attack_key_allow_chain_issuer)
 		return;
 	if (!leaf_load(&l))
 		goto out;
-	if (!stat("/sys/fs/bpf/bpfsign/keyring-allowlist", &st))
-		cli("unload", "keyring-allowlist", NULL);
+	policy_unload("keyring-allowlist");
 	snprintf(text, sizeof(text), "keyring allow builtin\nkey allow sha256:%s\n", a_sha);
-	fd = open(CLONE_POLICY, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	if (!ASSERT_GE(fd, 0, "write the policy") || write(fd, text, strlen(text)) < 0)
-		goto out;
-	close(fd);
-	if (!ASSERT_EQ(cli("load", "--policy", CLONE_POLICY, "keyring-allowlist", NULL), 0,
-		       "load keyring-allowlist: builtin, key allow sha256:A"))
+	/* load keyring-allowlist: builtin, key allow sha256:A */
+	if (!policy_load_allowlist(CLONE_POLICY, text))
 		goto out;
 	fd = signed_load("signing-ec", BUILTIN);
 	ASSERT_ERR(fd, EPERM, "control: team B's own builtin key is refused by key allow");
@@ -823,11 +553,11 @@ TEST_EXPLICIT(attack_key_allow_chain_issuer)
 	fd = sys_prog_load(&l);
 	ASSERT_ERR(fd < 0 ? -1 : fd, EPERM, "the leaf A certified is not admitted as A");
 	if (fd >= 0) {
-		if (cli("audit", "--policy", CLONE_POLICY, NULL) >= 0)
-			printf("  # audit: %.*s\n", 1200, out);
+		if (policy_cli("audit", "--policy", CLONE_POLICY, NULL) >= 0)
+			printf("  # audit: %.*s\n", 1200, policy_out);
 		close(fd);
 	}
-	cli("unload", "keyring-allowlist", NULL);
+	policy_unload("keyring-allowlist");
 out:
 	free_load(&l);
 }
@@ -852,15 +582,12 @@ TEST(attack_sig_key_chain_team_as_ca)
 		return;
 	if (!cert_load(&l, "team"))
 		goto out;
-	fd = sys_prog_load(&l);
-	if (fd < 0) {
-		printf("  # team's load against builtin was refused (errno %d): held\n", errno);
-		goto out;
-	}
-	prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v));
-	ASSERT_TRUE(strcmp(v, ca_sha), "fdinfo does not say the CA's key signed team's program");
 	/* pkcs7_get_trusted_key(): the CA did not sign the data, team's key is in no keyring */
-	ASSERT_STREQ(v, "none", "no key recorded for team's certificate the CA issued");
+	fd = load_expect_no_key(&l, "team", ca_sha, v,
+				"fdinfo does not say the CA's key signed team's program",
+				"no key recorded for team's certificate the CA issued");
+	if (fd < 0)
+		goto out;
 	printf("  # team's key %s, recorded %s\n", team_sha, v);
 	close(fd);
 out:
@@ -883,7 +610,7 @@ out:
 
 static bool mint_reencoded(void)
 {
-	X509 *a = read_cert("signing"), *x = X509_new();
+	X509 *a = cert_read("signing"), *x = X509_new();
 	EVP_PKEY *key = EVP_EC_gen("P-256");
 	const ASN1_BIT_STRING *bits = a ? X509_get0_pubkey_bitstr(a) : NULL;
 	static const unsigned char e65537[] = { 0x02, 0x03, 0x01, 0x00, 0x01 };
@@ -946,9 +673,8 @@ out:
 TEST(attack_sig_key_reencoded_rsa_copy)
 {
 	char a_sha[65], re_sha[65], v[160];
-	unsigned char *der = NULL;
 	key_serial_t copy;
-	int fd, len;
+	int fd;
 
 	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha), "signing.crt digest"))
 		return;
@@ -957,9 +683,7 @@ TEST(attack_sig_key_reencoded_rsa_copy)
 	if (!ASSERT_TRUE(cert_key_sha256(REENC, re_sha), "its offline digest"))
 		return;
 	ASSERT_TRUE(strcmp(a_sha, re_sha), "two encodings, two digests offline");
-	len = cert_der(REENC, &der);
-	copy = add_key("asymmetric", "bpfsign-attack-reenc", der, len, KEY_SPEC_SESSION_KEYRING);
-	OPENSSL_free(der);
+	copy = cert_enrol(REENC, "bpfsign-attack-reenc", KEY_SPEC_SESSION_KEYRING);
 	/* the kernel takes it: its ASN.1 and MPI readers accept the padding */
 	if (!ASSERT_GE(copy, 1, "the caller enrols the re-encoded copy of A's key"))
 		return;
@@ -998,13 +722,12 @@ TEST(attack_sig_key_chain_signing_oracle)
 	if (!ASSERT_TRUE(cert_key_sha256(LEAF, leaf_sha), "the attacker's key digest") ||
 	    !cert_load(&l, LEAF))
 		goto out;
-	fd = sys_prog_load(&l);
-	if (fd < 0)
-		goto out;	/* refused: held */
-	prog_fdinfo(fd, "sig_key_sha256", v, sizeof(v));
-	ASSERT_TRUE(strcmp(v, a_sha), "fdinfo does not say team A signed the attacker's program");
 	/* pkcs7_get_trusted_key(): A's key only verified the forged certificate */
-	ASSERT_STREQ(v, "none", "no key recorded for the certificate A's signature made");
+	fd = load_expect_no_key(&l, "the attacker", a_sha, v,
+				"fdinfo does not say team A signed the attacker's program",
+				"no key recorded for the certificate A's signature made");
+	if (fd < 0)
+		goto out;
 	printf("  # attacker's key %s, recorded %s\n", leaf_sha, v);
 	close(fd);
 out:
@@ -1031,7 +754,7 @@ TEST(attack_sig_key_chain_loader_children)
 	if (!ASSERT_TRUE(mint_leaf("signing"), "team A's key certifies a fresh leaf key"))
 		return;
 	insns = loader_payload(&n);
-	len = sign_with_cert(LEAF, insns, n, &sig);
+	len = cms_sign_with_cert(LEAF, insns, n, &sig);
 	if (!ASSERT_GE(len, 1, "the leaf signs the loader, its cert inside"))
 		return;
 	fd = load_loader_sig(sig, len, BUILTIN);

@@ -14,14 +14,8 @@
  * keyring-allowlist before and after it.
  */
 #include <ctype.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <openssl/pem.h>
-#include <openssl/x509v3.h>
 #include <bpf/bpf.h>
 
 #include "runner.h"
@@ -29,45 +23,15 @@
 #include "policy_fixture.h"
 #include "sign.h"
 #include "signed.h"
+#include "sig_key_fixture.h"
 #include "skel_counter.lskel.h"
 #include "skel_counter_ec.lskel.h"
 
 #define KEYS_POLICY	"/tmp/keys.policy"
 
-/* The subjectKeyIdentifier of /tests/keys/NAME.crt: hex, or with colons */
-static bool cert_skid(const char *name, char *hex, bool colons)
-{
-	unsigned char *der = NULL;
-	const unsigned char *p;
-	const ASN1_OCTET_STRING *skid;
-	X509 *x;
-	int len = cert_der(name, &der), i, n = 0;
-
-	hex[0] = 0;
-	if (len < 0)
-		return false;
-	p = der;
-	x = d2i_X509(NULL, &p, len);
-	skid = x ? X509_get0_subject_key_id(x) : NULL;
-	for (i = 0; skid && i < ASN1_STRING_length(skid); i++)
-		n += sprintf(hex + n, colons ? (i ? ":%02X" : "%02X") : "%02x",
-			     ASN1_STRING_get0_data(skid)[i]);
-	X509_free(x);
-	OPENSSL_free(der);
-	return skid;
-}
-
 static int write_policy(const char *text)
 {
 	return policy_write_file(KEYS_POLICY, text);
-}
-
-static __u32 prog_id(int fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return bpf_prog_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
 }
 
 /* The JSON line of the audit output about program id, or NULL */
@@ -83,21 +47,6 @@ static const char *audit_line(__u32 id, char *line, size_t len)
 	e = strchr(p, '\n');
 	snprintf(line, len, "%.*s", (int)(e ? e - p : (long)strlen(p)), p);
 	return line;
-}
-
-/* A load signed by key NAME of the builtin keyring: its fd, or -errno */
-static int signed_load(const char *name)
-{
-	struct load l;
-	int fd;
-
-	if (!make_load(&l, 1, name, BUILTIN))
-		return -EINVAL;
-	fd = sys_prog_load(&l);
-	if (fd < 0)
-		fd = -errno;
-	free_load(&l);
-	return fd;
 }
 
 /* hex as "AB:CD:...": the other form check takes */
@@ -148,17 +97,17 @@ TEST_EXPLICIT(policy_key_allowlist)
 	/* loaded before the policy: what the audit must flag */
 	unsigned_fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
 	ASSERT_OK(unsigned_fd, "unsigned program, before the policy");
-	ec_fd = signed_load("signing-ec");
+	ec_fd = signed_load("signing-ec", BUILTIN);
 	ASSERT_OK(ec_fd, "signed by signing-ec, before the policy");
 
 	if (!ASSERT_EQ(policy_cli("load", "--policy", KEYS_POLICY, "keyring-allowlist", NULL), 0,
 		       "load keyring-allowlist with a key rule"))
 		goto out;
 
-	rsa_fd = signed_load("signing");
+	rsa_fd = signed_load("signing", BUILTIN);
 	ASSERT_OK(rsa_fd, "signed by the allowed key");
 	/* the builtin keyring is allowed: -EPERM can only be the key rule */
-	fd = signed_load("signing-ec");
+	fd = signed_load("signing-ec", BUILTIN);
 	ASSERT_ERR(fd, EPERM, "signed by the other key of the builtin keyring");
 	if (fd >= 0)
 		close(fd);

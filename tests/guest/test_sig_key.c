@@ -21,10 +21,6 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include <keyutils.h>
-#include <openssl/ec.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/x509v3.h>
 #include <bpf/bpf.h>
 
 #include "runner.h"
@@ -32,6 +28,7 @@
 #include "sign.h"
 #include "signed.h"
 #include "audit.h"
+#include "sig_key_fixture.h"
 #include "progs/sig_key.h"
 #include "sig_key.skel.h"
 #include "sig_key_ids.h"
@@ -47,64 +44,6 @@ static void hex(const unsigned char *p, size_t n, char *out)
 	for (i = 0; i < n; i++)
 		sprintf(out + 2 * i, "%02x", p[i]);
 	out[2 * n] = 0;
-}
-
-/* The subjectKeyIdentifier of /tests/keys/NAME.crt, lower-case hex. */
-static bool cert_skid(const char *name, char *out)
-{
-	unsigned char *der = NULL;
-	const unsigned char *p;
-	const ASN1_OCTET_STRING *skid;
-	X509 *x;
-	int len = cert_der(name, &der);
-
-	out[0] = 0;
-	if (len < 0)
-		return false;
-	p = der;
-	x = d2i_X509(NULL, &p, len);
-	skid = x ? X509_get0_subject_key_id(x) : NULL;
-	if (skid)
-		hex(ASN1_STRING_get0_data(skid), ASN1_STRING_length(skid), out);
-	X509_free(x);
-	OPENSSL_free(der);
-	return skid;
-}
-
-/*
- * The serial of an asymmetric key whose description ends in skid
- * (x509_key_preparse(): "SUBJECT: SKID"), other than skip: /proc/keys
- * lists every key root may view.  -1 if none.
- */
-static long key_serial_by_skid(const char *skid, long skip)
-{
-	char line[512], needle[HEX_MAX + 4];
-	unsigned long serial;
-	long found = -1;
-	FILE *f = fopen("/proc/keys", "r");
-
-	if (!f)
-		return -1;
-	snprintf(needle, sizeof(needle), ": %s:", skid);
-	while (fgets(line, sizeof(line), f)) {
-		/* the type column is 9 characters wide */
-		if (!strstr(line, " asymmetri ") || !strstr(line, needle))
-			continue;
-		if (sscanf(line, "%lx", &serial) == 1 && (long)serial != skip) {
-			found = serial;
-			break;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
-static __u32 prog_id(int fd)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	return bpf_prog_get_info_by_fd(fd, &info, &len) ? 0 : info.id;
 }
 
 /* The audit record of the load of prog id, into rec. */
@@ -185,10 +124,10 @@ static void check_builtin_key(struct sig_key *lsm, int afd, const char *name, ch
 	int fd, i;
 
 	*serial = -1;
-	if (!ASSERT_TRUE(cert_skid(name, skid), "the certificate has a subjectKeyIdentifier") ||
+	if (!ASSERT_TRUE(cert_skid(name, skid, false), "the certificate has a subjectKeyIdentifier") ||
 	    !ASSERT_TRUE(cert_key_sha256(name, sha), "the certificate's public key digest"))
 		return;
-	*serial = key_serial_by_skid(skid, -1);
+	*serial = key_serial_by_skid(skid);
 	if (!ASSERT_GE(*serial, 1, "the builtin key is in /proc/keys"))
 		return;
 	if (!make_load(&l, 1, name, BUILTIN))
@@ -321,12 +260,12 @@ static void check_child(struct sig_key *lsm, int afd, int fd, int first, const c
 	char v[HEX_MAX], skid[HEX_MAX], sha[HEX_MAX], rec[2048], want[512], got[HEX_MAX];
 	long loader_id, serial;
 
-	ASSERT_TRUE(cert_skid(cert, skid), "the certificate has a subjectKeyIdentifier");
+	ASSERT_TRUE(cert_skid(cert, skid, false), "the certificate has a subjectKeyIdentifier");
 	ASSERT_TRUE(cert_key_sha256(cert, sha), "the certificate's public key digest");
 	/* offline and the certificate agree: the header names its signer's key */
 	ASSERT_STREQ(offline_id, skid, "gen-loader verify's key_id is the cert's skid");
 	ASSERT_STREQ(offline_sha, sha, "gen-loader verify's key_sha256 is the cert's key digest");
-	serial = key_serial_by_skid(skid, -1);
+	serial = key_serial_by_skid(skid);
 
 	/* the child: unsigned itself, loaded by a verified loader of that key */
 	ASSERT_STREQ(prog_fdinfo(fd, "sig_verdict", v, sizeof(v)), "unsigned", "child: sig_verdict");
@@ -393,69 +332,6 @@ TEST(sig_key_skeletons_offline_equals_kernel)
 	sig_key__destroy(lsm);
 }
 
-/* A self-signed P-256 certificate with the subjectKeyIdentifier of
- * /tests/keys/VICTIM.crt, and its key, as /tests/keys/NAME.{crt,key}.
- */
-static bool forge_skid(const char *victim, const char *name)
-{
-	unsigned char *der = NULL;
-	const unsigned char *p;
-	X509 *v = NULL, *x = NULL;
-	EVP_PKEY *key = NULL;
-	X509V3_CTX ctx;
-	X509_EXTENSION *ext;
-	char path[128];
-	bool ok = false;
-	FILE *f;
-	int len = cert_der(victim, &der);
-
-	if (len < 0)
-		return false;
-	p = der;
-	v = d2i_X509(NULL, &p, len);
-	key = EVP_EC_gen("P-256");
-	x = X509_new();
-	if (!v || !key || !x)
-		goto out;
-	X509_set_version(x, 2);
-	ASN1_INTEGER_set(X509_get_serialNumber(x), 4242);
-	X509_NAME_add_entry_by_txt(X509_get_subject_name(x), "CN", MBSTRING_ASC,
-				   (const unsigned char *)"bpfsign attacker", -1, -1, 0);
-	X509_set_issuer_name(x, X509_get_subject_name(x));
-	X509_gmtime_adj(X509_getm_notBefore(x), -3600);
-	X509_gmtime_adj(X509_getm_notAfter(x), 3600L * 24 * 365);
-	X509_set_pubkey(x, key);
-	/* the victim's skid, copied verbatim */
-	ext = X509_EXTENSION_create_by_NID(NULL, NID_subject_key_identifier, 0,
-		X509_EXTENSION_get_data(X509_get_ext(v, X509_get_ext_by_NID(v, NID_subject_key_identifier, -1))));
-	if (!ext || !X509_add_ext(x, ext, -1))
-		goto out;
-	X509_EXTENSION_free(ext);
-	X509V3_set_ctx(&ctx, x, x, NULL, NULL, 0);
-	ext = X509V3_EXT_conf_nid(NULL, &ctx, NID_key_usage, "critical,digitalSignature");
-	if (!ext || !X509_add_ext(x, ext, -1))
-		goto out;
-	X509_EXTENSION_free(ext);
-	if (!X509_sign(x, key, EVP_sha256()))
-		goto out;
-	snprintf(path, sizeof(path), "/tests/keys/%s.crt", name);
-	f = fopen(path, "w");
-	ok = f && PEM_write_X509(f, x);
-	if (f)
-		fclose(f);
-	snprintf(path, sizeof(path), "/tests/keys/%s.key", name);
-	f = fopen(path, "w");
-	ok = ok && f && PEM_write_PrivateKey(f, key, NULL, NULL, 0, NULL, NULL);
-	if (f)
-		fclose(f);
-out:
-	X509_free(v);
-	X509_free(x);
-	EVP_PKEY_free(key);
-	OPENSSL_free(der);
-	return ok;
-}
-
 /*
  * Attacker: a caller with CAP_BPF and its own keyring makes a certificate
  * whose subjectKeyIdentifier is the builtin signing key's, enrols it in its
@@ -469,25 +345,24 @@ TEST(sig_key_caller_keyring_same_skid)
 	char skid[HEX_MAX], v[HEX_MAX], rec[2048], want[256], got[HEX_MAX];
 	char a_sha[HEX_MAX], forged_sha[HEX_MAX];
 	long builtin_serial, session;
-	unsigned char *der = NULL;
 	struct sig_key *lsm;
 	key_serial_t forged;
 	struct load l;
-	int afd, fd, len, i;
+	int afd, fd, i;
 
-	if (!ASSERT_TRUE(cert_skid("signing", skid), "signing.crt skid"))
+	if (!ASSERT_TRUE(cert_skid("signing", skid, false), "signing.crt skid"))
 		return;
-	builtin_serial = key_serial_by_skid(skid, -1);
+	builtin_serial = key_serial_by_skid(skid);
 	if (!ASSERT_GE(builtin_serial, 1, "the builtin key is in /proc/keys"))
 		return;
-	if (!ASSERT_TRUE(forge_skid("signing", "forged-skid"), "a certificate with the builtin skid"))
+	if (!ASSERT_TRUE(mint_cert(&(struct mint){ .name = "forged-skid", .cn = "bpfsign attacker",
+						   .serial = 4242, .skid_of = "signing" }),
+			 "a certificate with the builtin skid"))
 		return;
 	if (!ASSERT_TRUE(cert_key_sha256("signing", a_sha) &&
 			 cert_key_sha256("forged-skid", forged_sha), "the two keys' digests"))
 		return;
-	len = cert_der("forged-skid", &der);
-	forged = add_key("asymmetric", "bpfsign-forged-skid", der, len, KEY_SPEC_SESSION_KEYRING);
-	OPENSSL_free(der);
+	forged = cert_enrol("forged-skid", "bpfsign-forged-skid", KEY_SPEC_SESSION_KEYRING);
 	if (!ASSERT_OK(forged, "enrol it in the session keyring"))
 		return;
 	session = keyctl_get_keyring_ID(KEY_SPEC_SESSION_KEYRING, 0);

@@ -59,6 +59,14 @@ __u32 map_id(int map_fd)
 	return info.id;
 }
 
+__u32 prog_id(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	return bpf_prog_get_info_by_fd(prog_fd, &info, &len) ? 0 : info.id;
+}
+
 void prog_digest(const struct bpf_insn *insns, size_t cnt, unsigned char out[32])
 {
 	struct bpf_insn copy[cnt];

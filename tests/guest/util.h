@@ -29,6 +29,8 @@ int array_map(__u32 value_size, __u32 max_entries, struct bpf_map_create_opts *o
 /* Number of maps bound to prog_fd, their ids into ids[] (up to max). */
 int prog_map_ids(int prog_fd, __u32 *ids, __u32 max);
 __u32 map_id(int map_fd);
+/* The id of the program at prog_fd, or 0 */
+__u32 prog_id(int prog_fd);
 
 /* the kernel's internal "operation not supported", as bpf() returns it */
 #define ENOTSUPP 524
