@@ -181,14 +181,16 @@ boots() {
 	boot guest-policies "" attack_audit_kernel_preload policy_deny_unsigned \
 		policy_keyring_allowlist_default policy_keyring_allowlist_file \
 		policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
-		policy_audit_log policy_flood_cap_bpf policy_flood_token \
+		policy_audit_log \
 		policy_key_allowlist attack_key_allow_secondary_skid_clone attack_key_allow_chain_issuer \
 		attack_key_allow_user_keyring_skid_forgery attack_key_allow_long_skid_prefix \
 		attack_sig_key_two_signer_infos \
 		attack_policy_repin_fake_maps attack_policy_ringbuf_replay \
 		attack_policy_unsigned_type_rewrites_counters attack_policy_guard_map_in_map \
 		attack_policy_guard_iterator attack_policy_guard_signed_writer \
-		attack_policy_guard_bind_map \
+		attack_policy_guard_bind_map
+	# floods of denials from many uids: slow under TCG, a boot of their own
+	boot guest-policies-flood "" policy_flood_cap_bpf policy_flood_token \
 		attack_policy_tally_full_by_uids attack_policy_tally_full_by_token_uids
 	# the attacks on the guard and the policies' hooks: a boot of their
 	# own, or guest-policies outlasts run-guest.sh's 600 s under load
