@@ -173,6 +173,13 @@ boots() {
 	# (tests/guest/inject.sh runs the boot and checks that each does).
 	boot run=tests/guest/inject.sh guest-inject "" inject_fail inject_warn \
 		inject_kasan inject_leak
+	# The third review of signed attributes (issue 40) enrols team A's
+	# certificate in the secondary and a session keyring: a boot of its own
+	boot guest-sig-forms "" attack_round3_sig_attrs_explicit_seq \
+		attack_round3_sig_attrs_explicit_seq_over_data attack_round3_sig_attrs_indefinite \
+		attack_round3_sig_second_signer attack_round3_sig_embedded_content \
+		attack_round3_sig_attrs_malformed attack_round3_sig_attrs_keyrings \
+		attack_round3_sig_ecdsa_label
 	# The .bpf keyring, provisioned the way an initramfs would.
 	boot guest-bpf-keyring bpf.keyring_unsealed=1 bpf_keyring_provisioned
 	# systemd-keyring-setup's sequence; it raises enforcement

@@ -330,7 +330,7 @@ static bool control_load(struct load *l, const unsigned char *payload, int len)
  * signature: the kernel must verify it over SHA-256(insns || metadata),
  * which A never signed: -EKEYREJECTED, nothing loaded or recorded.
  */
-TEST(attack_round3_sig_attrs_explicit_seq)
+TEST_EXPLICIT(attack_round3_sig_attrs_explicit_seq)
 {
 	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], *msg;
 	struct der attrs = {}, set = {}, sinfos = {};
@@ -372,7 +372,7 @@ out:
  * refused" does not cover this form.  Pins the kernel's answer so that the
  * offline verifier can be compared with it (host: bpfsign verify).
  */
-TEST(attack_round3_sig_attrs_explicit_seq_over_data)
+TEST_EXPLICIT(attack_round3_sig_attrs_explicit_seq_over_data)
 {
 	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], *msg;
 	char v[80], a_sha[65];
@@ -408,7 +408,7 @@ out:
  * kernel's decoder still runs pkcs7_sig_note_set_of_authattrs, so the
  * refusal stands.  A's oracle signature of the definite SET.
  */
-TEST(attack_round3_sig_attrs_indefinite)
+TEST_EXPLICIT(attack_round3_sig_attrs_indefinite)
 {
 	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], *msg;
 	struct der attrs = {}, set = {}, sinfos = {};
@@ -444,7 +444,7 @@ out:
  * next to the attacker's own: A must not be recorded for a SignerInfo that
  * does not verify.
  */
-TEST(attack_round3_sig_second_signer)
+TEST_EXPLICIT(attack_round3_sig_second_signer)
 {
 	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], tsig[1024], *msg;
 	static const unsigned char other[] = "bytes team A signed for someone else";
@@ -496,7 +496,7 @@ out:
  * the embedded bytes' signature for the program (here they are equal; a
  * message whose embedded content differs would otherwise be "A's").
  */
-TEST(attack_round3_sig_embedded_content)
+TEST_EXPLICIT(attack_round3_sig_embedded_content)
 {
 	unsigned char payload[PAYLOAD_MAX], sig[1024], *msg;
 	static const unsigned char other[] = "bytes team A signed for someone else";
@@ -558,7 +558,7 @@ static int attrs_msg(const char *name, const unsigned char *mid, int mid_len,
  * naming another digest next to A's signature of the program: inert, the
  * load is A's, as A signed it.
  */
-TEST(attack_round3_sig_attrs_malformed)
+TEST_EXPLICIT(attack_round3_sig_attrs_malformed)
 {
 	unsigned char payload[PAYLOAD_MAX], md[32], other[32], mid[128], tail[128], set[128], *msg;
 	static const unsigned char empty_set[] = { 0xa0, 0x00 }, empty_set_signed[] = { 0x31, 0x00 };
@@ -628,7 +628,7 @@ out:
  * keyring is searched: -EKEYREJECTED and the log line each time; A's plain
  * signature of the program through the same keyring loads (control).
  */
-TEST(attack_round3_sig_attrs_keyrings)
+TEST_EXPLICIT(attack_round3_sig_attrs_keyrings)
 {
 	static const char *const names[] = { "signing", "signing", "signing", "signing-ec" };
 	static const int keyrings[] = { BUILTIN, SECONDARY, KEY_SPEC_SESSION_KEYRING, BUILTIN };
@@ -678,7 +678,7 @@ out:
  * the kernel with the digestAlgorithm, and a SHA-384 of the program signed
  * as such by A's SHA-256 signature is refused (-EKEYREJECTED).
  */
-TEST(attack_round3_sig_ecdsa_label)
+TEST_EXPLICIT(attack_round3_sig_ecdsa_label)
 {
 	static const unsigned char labels[][8] = {
 		{ 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x03 },	/* ecdsa-with-SHA384 */
