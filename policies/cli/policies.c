@@ -16,29 +16,11 @@
 #include "keyring_allowlist.lskel.h"
 #include "audit_log.lskel.h"
 
-static int load_err(const struct policy_desc *d, int err, const char *errstr, int attempts)
+static int load_err(const struct policy_desc *d, int err, const char *errstr)
 {
-	if (err == -EAGAIN)
-		return kit_err(err, "%s: signed skeleton: %s: %s (%d attempts: a signal interrupted the verifier each time)",
-			       d->name, errstr ? errstr : "load", strerror(-err), attempts);
 	return kit_err(err, "%s: signed skeleton: %s: %s", d->name,
 		       errstr ? errstr : "load", strerror(-err));
 }
-
-/*
- * Open and load the signed skeleton NAME into s, up to LOAD_ATTEMPTS
- * times while the load fails with -EAGAIN.  The verifier gives up with
- * -EAGAIN when a signal is pending (a job-control SIGSTOP/SIGCONT, a
- * SIGCHLD, a service manager's reload), and the light skeleton's loader
- * passes that on where libbpf's bpf_prog_load() would retry: so retry the
- * whole load, as libbpf retries one program.  The loader closes what it
- * created when it fails and destroy closes the rest, so an attempt leaves
- * nothing behind for the next one (a map of it that another process took
- * an fd of is that process's, not the policy's: the policy's maps are the
- * ones its attached programs use, policy_users.c).
- */
-#define LOAD_ATTEMPTS	5	/* libbpf's PROG_LOAD_ATTEMPTS */
-#define SKEL_OPEN_LOAD(d, a, NAME, s) ({						int ___e = -EAGAIN, ___i;							for (___i = 0; ___e == -EAGAIN && ___i < LOAD_ATTEMPTS; ___i++) {			NAME##__destroy(s);								s = NAME##__open();								if (!s) {										___e = kit_err(-ENOMEM, "%s: open: out of memory", (d)->name); 			break;									}										if ((a)->set_keyring)									s->keyring_id = (a)->keyring_id;					___e = NAME##__load(s);							}										if (___e && s)										___e = load_err(d, ___e, s->errstr, ___i);				___e;									})
 
 static int attach_err(const struct policy_desc *d, int err)
 {
@@ -119,12 +101,18 @@ static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_
 
 static int load_deny_unsigned(const struct policy_desc *d, const struct load_args *a)
 {
-	struct deny_unsigned *s = NULL;
+	struct deny_unsigned *s = deny_unsigned__open();
 	int err;
 
-	err = SKEL_OPEN_LOAD(d, a, deny_unsigned, s);
-	if (err)
+	if (!s)
+		return kit_err(-ENOMEM, "%s: open: out of memory", d->name);
+	if (a->set_keyring)
+		s->keyring_id = a->keyring_id;
+	err = deny_unsigned__load(s);
+	if (err) {
+		err = load_err(d, err, s->errstr);
 		goto out;
+	}
 	err = FREEZE_COMMON(d, s);
 	err = err ?: SET_OWNER(d, s, s->progs.deny_unsigned.prog_fd, s->progs.guard.prog_fd);
 	if (err)
@@ -209,12 +197,18 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 
 static int load_keyring_allowlist(const struct policy_desc *d, const struct load_args *a)
 {
-	struct keyring_allowlist *s = NULL;
+	struct keyring_allowlist *s = keyring_allowlist__open();
 	int err;
 
-	err = SKEL_OPEN_LOAD(d, a, keyring_allowlist, s);
-	if (err)
+	if (!s)
+		return kit_err(-ENOMEM, "%s: open: out of memory", d->name);
+	if (a->set_keyring)
+		s->keyring_id = a->keyring_id;
+	err = keyring_allowlist__load(s);
+	if (err) {
+		err = load_err(d, err, s->errstr);
 		goto out;
+	}
 	err = configure_allowlist(d, s, a->pol);
 	err = err ?: FREEZE_COMMON(d, s);
 	err = err ?: SET_OWNER(d, s, s->progs.keyring_allowlist.prog_fd, s->progs.guard.prog_fd);
@@ -239,12 +233,18 @@ out:
 
 static int load_audit_log(const struct policy_desc *d, const struct load_args *a)
 {
-	struct audit_log *s = NULL;
+	struct audit_log *s = audit_log__open();
 	int err;
 
-	err = SKEL_OPEN_LOAD(d, a, audit_log, s);
-	if (err)
+	if (!s)
+		return kit_err(-ENOMEM, "%s: open: out of memory", d->name);
+	if (a->set_keyring)
+		s->keyring_id = a->keyring_id;
+	err = audit_log__load(s);
+	if (err) {
+		err = load_err(d, err, s->errstr);
 		goto out;
+	}
 	err = FREEZE_COMMON(d, s);
 	/* the programs write it; bpf(2) must not (a load's stage in the record) */
 	if (!err && bpf_map_freeze(s->maps.lsm_ret.map_fd))
