@@ -171,7 +171,7 @@ TEST_EXPLICIT(attack_round3_signed_replay_allowlist_children)
 /* the CLI's default allowlist (builtin, secondary; children default allow):
  * the copies pass too (run: BYPASS, 37 copies, reload E2BIG)
  */
-TEST_EXPLICIT(attack_round3_signed_replay_allowlist_no_children)
+TEST_EXPLICIT(attack_round3_signed_replay_allowlist_default)
 {
 	ASSERT_EQ(replay_attack("keyring-allowlist", "keyring allow builtin\nkeyring allow secondary\n"),
 		  0, "keyring-allowlist reloaded");
