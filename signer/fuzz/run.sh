@@ -5,6 +5,7 @@ set -eu
 secs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 keys=$here/../keys-example
+. "$here/../tests/host/lib-cms.sh"	# seq_attrs_cms, shared with the signer tests
 cd "$here"
 
 corpus=fuzz-corpus
@@ -29,56 +30,12 @@ openssl cms -sign -binary -outform DER -md sha256 -noattr -in "$corpus/payload" 
 	-certfile "$keys/ca.crt" -out "$corpus/inspect/chain"
 { printf '\014'; cat "$corpus/payload" "$corpus/inspect/chain"; } > "$corpus/verify/chain"
 # The [2] EXPLICIT SEQUENCE attribute form OpenSSL cannot read, with
-# unsigned attributes: reported from the kernel's parser (inspect.c).
-skid=$(openssl x509 -in "$keys/signing.crt" -noout -ext subjectKeyIdentifier |
-	sed -n 2p | tr -d ' :')
-sig=$(openssl dgst -sha256 -sign "$keys/signing.key" "$corpus/payload" | od -An -v -tx1 | tr -d ' \n')
-md=$(openssl dgst -sha256 -r "$corpus/payload" | cut -c1-64)
-cat > "$corpus/seq.cnf" <<-CNF
-	asn1=SEQUENCE:ci
-	[ci]
-	type=OID:pkcs7-signedData
-	content=EXPLICIT:0,SEQUENCE:sd
-	[sd]
-	version=INT:3
-	da=SET:da
-	eci=SEQUENCE:eci
-	sis=SET:sis
-	[da]
-	a=SEQUENCE:sha256
-	[sha256]
-	oid=OID:sha256
-	[eci]
-	type=OID:pkcs7-data
-	[sis]
-	si=SEQUENCE:si
-	[si]
-	version=INT:3
-	sid=IMPLICIT:0,FORMAT:HEX,OCTETSTRING:$skid
-	da=SEQUENCE:sha256
-	attrs=EXPLICIT:2,SEQUENCE:attrs
-	alg=SEQUENCE:rsa
-	sig=FORMAT:HEX,OCTETSTRING:$sig
-	ua=IMPLICIT:1,SET:attrs
-	[rsa]
-	oid=OID:rsaEncryption
-	[attrs]
-	ct=SEQUENCE:ct
-	md=SEQUENCE:md
-	[ct]
-	type=OID:contentType
-	v=SET:ctv
-	[ctv]
-	v=OID:pkcs7-data
-	[md]
-	type=OID:messageDigest
-	v=SET:mdv
-	[mdv]
-	v=FORMAT:HEX,OCTETSTRING:$md
-CNF
-openssl asn1parse -genconf "$corpus/seq.cnf" -out "$corpus/inspect/seq" -noout > /dev/null
+# unsigned attributes ([1] SET) and rsaEncryption without its NULL:
+# reported from the kernel's parser (inspect.c).
+seq_attrs_cms "$corpus/inspect/seq" "$keys/signing.key" "$keys/signing.crt" \
+	"$corpus/payload" "$corpus/payload" ua-set no-null
 { printf '\014'; cat "$corpus/payload" "$corpus/inspect/seq"; } > "$corpus/verify/seq"
-rm -f "$corpus/payload" "$corpus/seq.cnf"
+rm -f "$corpus/payload"
 
 export BPFSIGN_FUZZ_CERTS="$keys/kernel-trusted.pem"
 rc=0

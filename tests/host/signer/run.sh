@@ -12,6 +12,7 @@ keys=$top/keys-example
 bpfsign=$top/signer/bpfsign
 
 . "$top/tests/host/lib.sh"
+. "$top/tests/host/lib-cms.sh"	# ski, seq_attrs_cms
 host_test_init bpfsign "$@"
 
 # --- helpers: each failure message says what broke --------------------------
@@ -22,11 +23,6 @@ expect_no_output() {	# FILE: neither the file nor a temporary of it exists
 	[ -z "$left" ] && return 0
 	echo "expected no output file, found: $left"
 	return 1
-}
-
-ski() {		# CERT: its subject key identifier, lowercase hex
-	openssl x509 -in "$1" -noout -ext subjectKeyIdentifier |
-		sed -n 2p | tr -d ' :' | tr 'A-F' 'a-f'
 }
 
 flip_last_byte() {	# IN OUT
@@ -833,74 +829,6 @@ t_inspect_flags_kernel_refusals() {
 	expect_eq "$(json out kernel_ok)" True kernel_ok
 }
 
-# seq_attrs_msg OUT PAYLOAD NAMED [EXTRA]: a detached SignedData by
-# signing.key over PAYLOAD (RSA PKCS#1 v1.5 of its SHA-256, as bpfsign sign
-# makes it), naming the key by SKID, with the attributes contentType and
-# messageDigest = SHA-256(NAMED) in pkcs7.asn1's other alternative,
-# aaSequence [2] EXPLICIT SEQUENCE OF (no action: have_authattrs stays
-# false); NAMED "-": no attribute block; EXTRA "smime": an S/MIME
-# capabilities attribute in the block too; "unsigned": the same attributes
-# as unauthenticatedAttributes [3] IMPLICIT SEQUENCE OF (OpenSSL cannot
-# read that either).  Built by openssl asn1parse
-# -genconf, not by the kit.
-seq_attrs_msg() {
-	local attrs="attrs=EXPLICIT:2,SEQUENCE:attrs" md=00 extra= ua=
-	[ "$3" = - ] && attrs= || md=$(openssl dgst -sha256 -r "$3" | cut -c1-64)
-	[ "${4:-}" = smime ] && extra="sc=SEQUENCE:sc"
-	[ "${4:-}" = unsigned ] && ua="ua=IMPLICIT:3,SEQUENCE:attrs"
-	cat > "$1.cnf" <<-EOF
-	asn1=SEQUENCE:ci
-	[ci]
-	type=OID:pkcs7-signedData
-	content=EXPLICIT:0,SEQUENCE:sd
-	[sd]
-	version=INT:3
-	digestAlgorithms=SET:das
-	encap=SEQUENCE:eci
-	signerInfos=SET:sis
-	[das]
-	a=SEQUENCE:sha256alg
-	[sha256alg]
-	oid=OID:sha256
-	[eci]
-	type=OID:pkcs7-data
-	[sis]
-	si=SEQUENCE:si
-	[si]
-	version=INT:3
-	sid=IMPLICIT:0,FORMAT:HEX,OCTETSTRING:$(ski "$keys/signing.crt")
-	digestAlgorithm=SEQUENCE:sha256alg
-	$attrs
-	sigAlg=SEQUENCE:rsaalg
-	sig=FORMAT:HEX,OCTETSTRING:$(openssl dgst -sha256 -sign "$keys/signing.key" "$2" | od -An -v -tx1 | tr -d ' \n')
-	$ua
-	[rsaalg]
-	oid=OID:rsaEncryption
-	null=NULL
-	[attrs]
-	ct=SEQUENCE:ct
-	md=SEQUENCE:md
-	$extra
-	[ct]
-	type=OID:contentType
-	v=SET:ctv
-	[ctv]
-	v=OID:pkcs7-data
-	[md]
-	type=OID:messageDigest
-	v=SET:mdv
-	[mdv]
-	v=FORMAT:HEX,OCTETSTRING:$md
-	[sc]
-	type=OID:SMIME-CAPS
-	v=SET:scv
-	[scv]
-	v=INT:0
-	EOF
-	openssl asn1parse -genconf "$1.cnf" -out "$1" -noout > /dev/null ||
-		{ echo "openssl asn1parse -genconf $1.cnf failed"; return 1; }
-}
-
 # same_fields A B KEY...: the JSON reports A and B have the same keys and
 # agree on every value but those of KEYs
 same_fields() {
@@ -922,9 +850,10 @@ t_attrs_seq_form() {
 	# nor nulls (OpenSSL cannot read the [2] form).
 	payload p
 	payload attacker.bin
-	seq_attrs_msg plain.p7s p - && seq_attrs_msg seq.p7s p attacker.bin &&
-	seq_attrs_msg smime.p7s p attacker.bin smime &&
-	seq_attrs_msg ua.p7s p - unsigned || return 1
+	local k="$keys/signing.key" c="$keys/signing.crt"
+	seq_attrs_cms plain.p7s "$k" "$c" p - && seq_attrs_cms seq.p7s "$k" "$c" p attacker.bin &&
+	seq_attrs_cms smime.p7s "$k" "$c" p attacker.bin smime &&
+	seq_attrs_cms ua.p7s "$k" "$c" p - ua-seq || return 1
 	run "$bpfsign" inspect --json --cert "$keys/signing.crt" plain.p7s
 	expect_rc 0 "inspect the form without attributes" || return 1
 	mv out plain.json
