@@ -28,8 +28,8 @@ ski() {		# CERT: its subject key identifier, lowercase hex
 #   no-null   rsaEncryption without its NULL parameters
 # OUT.cnf is the template; it is removed on success, kept when openssl fails.
 seq_attrs_cms() {
-	local out=$1 key=$2 cert=$3 payload=$4 named=$5 w skid sig md=00
-	local attrs="attrs=EXPLICIT:2,SEQUENCE:attrs" extra= ua= null="null=NULL"
+	local out="$1" key="$2" cert="$3" payload="$4" named="$5" w skid sig md=00
+	local attrs="attrs=EXPLICIT:2,SEQUENCE:attrs" extra='' ua='' null="null=NULL"
 	shift 5
 	for w; do
 		case $w in
