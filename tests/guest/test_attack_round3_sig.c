@@ -193,6 +193,21 @@ static struct der attrs_of(const unsigned char *md)
 	return a;
 }
 
+/* NAME's signature of ATTRS wrapped in TAG: 0x31, the SET a signer of
+ * RFC 5652 signed attributes signs (A's oracle), or 0x30, a SEQUENCE
+ */
+static int attrs_sign(const char *name, const struct der *attrs, int tag, unsigned char *sig)
+{
+	struct der set = {};
+	int n;
+
+	put(&set, attrs->p, attrs->n);
+	wrap(&set, tag);
+	n = key_sign(name, set.p, set.n, sig);
+	free(set.p);
+	return n;
+}
+
 enum form { NO_ATTRS, ATTRS_SET, ATTRS_SEQ, ATTRS_SET_INDEF };
 
 /* A SignerInfo version 3 naming the key of NAME.crt by its SKID */
@@ -333,7 +348,7 @@ static bool control_load(struct load *l, const unsigned char *payload, int len)
 TEST_EXPLICIT(attack_round3_sig_attrs_explicit_seq)
 {
 	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], *msg;
-	struct der attrs = {}, set = {}, sinfos = {};
+	struct der attrs = {}, sinfos = {};
 	struct load l = {};
 	int len = attacker_load(&l, payload), sig_len, tag, n;
 
@@ -342,12 +357,7 @@ TEST_EXPLICIT(attack_round3_sig_attrs_explicit_seq)
 	SHA256(payload, len, md);
 	attrs = attrs_of(md);
 	for (tag = 0x31; tag >= 0x30; tag--) {
-		put(&set, attrs.p, attrs.n);
-		wrap(&set, tag);
-		sig_len = key_sign("signing", set.p, set.n, sig);
-		free(set.p);
-		set.p = NULL;
-		set.n = 0;
+		sig_len = attrs_sign("signing", &attrs, tag, sig);
 		if (!ASSERT_TRUE(signer_info(&sinfos, "signing", ATTRS_SEQ, &attrs, sig, sig_len),
 				 "SignerInfo with [2] attributes"))
 			goto out;
@@ -411,7 +421,7 @@ out:
 TEST_EXPLICIT(attack_round3_sig_attrs_indefinite)
 {
 	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], *msg;
-	struct der attrs = {}, set = {}, sinfos = {};
+	struct der attrs = {}, sinfos = {};
 	struct load l = {};
 	int len = attacker_load(&l, payload), sig_len, n;
 
@@ -419,10 +429,7 @@ TEST_EXPLICIT(attack_round3_sig_attrs_indefinite)
 		goto out;
 	SHA256(payload, len, md);
 	attrs = attrs_of(md);
-	put(&set, attrs.p, attrs.n);
-	wrap(&set, 0x31);
-	sig_len = key_sign("signing", set.p, set.n, sig);
-	free(set.p);
+	sig_len = attrs_sign("signing", &attrs, 0x31, sig);
 	if (!ASSERT_TRUE(signer_info(&sinfos, "signing", ATTRS_SET_INDEF, &attrs, sig, sig_len),
 			 "SignerInfo"))
 		goto out;
@@ -448,7 +455,7 @@ TEST_EXPLICIT(attack_round3_sig_second_signer)
 {
 	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], tsig[1024], *msg;
 	static const unsigned char other[] = "bytes team A signed for someone else";
-	struct der attrs = {}, set = {}, sinfos = {};
+	struct der attrs = {}, sinfos = {};
 	struct load l = {};
 	int len = attacker_load(&l, payload), sig_len, tsig_len, n, order;
 
@@ -456,10 +463,7 @@ TEST_EXPLICIT(attack_round3_sig_second_signer)
 		goto out;
 	SHA256(payload, len, md);
 	attrs = attrs_of(md);
-	put(&set, attrs.p, attrs.n);
-	wrap(&set, 0x31);
-	sig_len = key_sign("signing", set.p, set.n, sig);
-	free(set.p);
+	sig_len = attrs_sign("signing", &attrs, 0x31, sig);
 	tsig_len = key_sign("team", payload, len, tsig);
 	for (order = 0; order < 2; order++) {
 		if (!order)
@@ -633,7 +637,7 @@ TEST_EXPLICIT(attack_round3_sig_attrs_keyrings)
 	static const char *const names[] = { "signing", "signing", "signing", "signing-ec" };
 	static const int keyrings[] = { BUILTIN, SECONDARY, KEY_SPEC_SESSION_KEYRING, BUILTIN };
 	unsigned char payload[PAYLOAD_MAX], md[32], sig[1024], *msg, *der = NULL;
-	struct der attrs = {}, set = {}, sinfos = {};
+	struct der attrs = {}, sinfos = {};
 	struct load l = {};
 	int len = attacker_load(&l, payload), sig_len, n, i, der_len;
 
@@ -645,14 +649,12 @@ TEST_EXPLICIT(attack_round3_sig_attrs_keyrings)
 		goto out;
 	SHA256(payload, len, md);
 	attrs = attrs_of(md);
-	put(&set, attrs.p, attrs.n);
-	wrap(&set, 0x31);
 	for (i = 0; i < 4; i++) {
 		printf("  # key %s, keyring %d\n", names[i], keyrings[i]);
 		l.keyring_id = keyrings[i];
 		if (!control_load_by(&l, names[i], payload, len))
 			goto out;
-		sig_len = key_sign(names[i], set.p, set.n, sig);
+		sig_len = attrs_sign(names[i], &attrs, 0x31, sig);
 		if (!ASSERT_TRUE(signer_info(&sinfos, names[i], ATTRS_SET, &attrs, sig, sig_len),
 				 "A's oracle SignerInfo"))
 			goto out;
@@ -663,7 +665,6 @@ TEST_EXPLICIT(attack_round3_sig_attrs_keyrings)
 	}
 out:
 	free(der);
-	free(set.p);
 	free(attrs.p);
 	free_load(&l);
 }
