@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fourth hostile review of the policies' hook protection (policies/README.md:
+ * the guard, "The policies' own hooks", "What root can still do").
+ * Property under attack: "while a decision policy is attached, no program
+ * that is not signed (or a VERIFIED loader's child, or the kernel's own)
+ * loads, and nothing but root's explicit unpin removes the policy or keeps
+ * it from being attached again".  Attackers: root without a signing key, a
+ * CAP_BPF + CAP_PERFMON process (uid 1000, no other capability), a
+ * BPF-token holder in a user namespace (token.c).  A FAIL is a bypass and
+ * its "# BYPASS" line says what the attacker got.  Explicit, in no boot:
+ *
+ *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_round4_allowlist_copy_blocks_reload ...
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "runner.h"
+#include "util.h"
+#include "policy_fixture.h"
+#include "token.h"
+#include "policies/audit_log.lskel.h"
+#include "policies/keyring_allowlist.lskel.h"
+
+#define POLICY_FILE	"/tmp/attack4.policy"
+/* only types that need no 'weakens-policy' */
+#define TYPES_POLICY	"keyring allow builtin\nkeyring allow secondary\nunsigned deny\n" \
+			"unsigned allow type cgroup_skb\nunsigned allow type tracing\n" \
+			"unsigned allow type kprobe\nchildren allow\n"
+#define STRICT_POLICY	"keyring allow builtin\nkeyring allow secondary\nunsigned deny\n"
+#define ATTACK_UID	1000
+
+static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT_INSN() };
+
+/* an unsigned socket_filter: what every decision policy here refuses */
+static int try_unsigned(void)
+{
+	int fd = load_prog(ret0, ARRAY_LEN(ret0), NULL);
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 ? -errno : 0;
+}
+
+/* keep CAP_BPF and CAP_PERFMON only, as uid/gid ATTACK_UID: 0 or -1 */
+static int become_cap_bpf_perfmon(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct caps[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (prctl(PR_SET_KEEPCAPS, 1) || setgroups(0, NULL) ||
+	    setresgid(ATTACK_UID, ATTACK_UID, ATTACK_UID) ||
+	    setresuid(ATTACK_UID, ATTACK_UID, ATTACK_UID))
+		return -1;
+	caps[CAP_TO_INDEX(CAP_BPF)].permitted |= CAP_TO_MASK(CAP_BPF);
+	caps[CAP_TO_INDEX(CAP_BPF)].effective |= CAP_TO_MASK(CAP_BPF);
+	caps[CAP_TO_INDEX(CAP_PERFMON)].permitted |= CAP_TO_MASK(CAP_PERFMON);
+	caps[CAP_TO_INDEX(CAP_PERFMON)].effective |= CAP_TO_MASK(CAP_PERFMON);
+	return syscall(SYS_capset, &hdr, caps) ? -1 : 0;
+}
+
+/* --- a replayed, unconfigured keyring-allowlist ------------------------ */
+
+/*
+ * Every host that runs the kit holds the signed light skeleton of
+ * keyring-allowlist (in bpfsign-policy, in lib/bpfsign/policies/).  Its
+ * decision program refuses every load until the CLI has written
+ * config.configured ("fail closed").  A CAP_BPF + CAP_PERFMON process
+ * (not root: it can unpin nothing in /sys/fs/bpf/bpfsign) loads a copy of
+ * it (deny-unsigned admits it: a VERIFIED loader's children), never
+ * configures it, and links only its decision program to bpf_prog_load.
+ * From then on every BPF program load on the host fails with EPERM,
+ * signed ones included: the administrator's update (unload, load) of
+ * deny-unsigned leaves no policy attached.  Only killing the holder (or,
+ * had it pinned the link, an unpin somewhere root must first find)
+ * undoes it.
+ */
+/* the child: load and link the copy, report on out, hold until in closes */
+static void hold_unconfigured_copy(int out, int in, bool drop)
+{
+	struct keyring_allowlist *s;
+	int rc = 0, link = -1;
+	char c;
+
+	if (drop && become_cap_bpf_perfmon())
+		rc = 100;
+	s = rc ? NULL : keyring_allowlist__open();
+	if (!rc && !s)
+		rc = 101;
+	if (!rc && keyring_allowlist__load(s))
+		rc = 102;
+	if (!rc) {
+		link = bpf_link_create(s->progs.keyring_allowlist.prog_fd, 0, BPF_LSM_MAC, NULL);
+		if (link < 0)
+			rc = 103;
+	}
+	if (rc)
+		rc = rc * 1000 + errno;
+	if (write(out, &rc, sizeof(rc)) != sizeof(rc))
+		_exit(1);
+	while (read(in, &c, 1) > 0)
+		;
+	if (link >= 0)
+		close(link);
+	_exit(0);
+}
+
+struct holder {
+	pid_t pid;
+	int in;		/* closed to let the child go */
+};
+
+/* fork a holder; its report (0: the copy is linked), or -1 */
+static int start_holder(struct holder *h, bool drop)
+{
+	int out[2], in[2], rc = -1;
+
+	if (pipe(out) || pipe(in))
+		return -1;
+	fflush(stdout);
+	h->pid = fork();
+	if (!h->pid) {
+		close(out[0]);
+		close(in[1]);
+		hold_unconfigured_copy(out[1], in[0], drop);
+	}
+	close(out[1]);
+	close(in[0]);
+	h->in = in[1];
+	if (h->pid < 0 || read(out[0], &rc, sizeof(rc)) != sizeof(rc))
+		rc = -1;
+	close(out[0]);
+	return rc;
+}
+
+static void stop_holder(struct holder *h)
+{
+	int status;
+
+	if (h->pid <= 0)
+		return;
+	close(h->in);
+	waitpid(h->pid, &status, 0);
+	h->pid = 0;
+}
+
+static void copy_blocks_reload(bool drop, const char *who)
+{
+	struct holder h = {};
+	int rc;
+
+	policy_unload_all();
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+		goto out;
+	/* control: the policy refuses unsigned programs, admits signed ones */
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned socket_filter under deny-unsigned (control)");
+	rc = start_holder(&h, drop);
+	printf("# %s: unconfigured keyring-allowlist copy loaded and linked: %d\n", who, rc);
+	if (!ASSERT_EQ(rc, 0, "the copy loads under deny-unsigned and links (the premise)"))
+		goto out;
+	/* a signed light skeleton is refused now, whoever loads it */
+	rc = policy_cli("load", "audit-log", NULL);
+	printf("# root loads the signed audit-log with the copy linked: exit %d\n", rc);
+	if (rc)
+		policy_dump_out();
+	/* the administrator's update */
+	if (!POLICY_CLI_OK("unload deny-unsigned", "unload", "deny-unsigned"))
+		goto out;
+	rc = policy_cli("load", "deny-unsigned", NULL);
+	printf("# reload of deny-unsigned with the copy linked: exit %d\n", rc);
+	if (rc) {
+		policy_dump_out();
+		printf("# BYPASS: %s keeps deny-unsigned from being attached again (and refuses every BPF load) with a copy of the kit's own signed keyring-allowlist\n",
+		       who);
+	}
+	ASSERT_EQ(rc, 0, "deny-unsigned reloaded");
+	policy_unload_all();
+	/* control: the holder gone, the same reload succeeds */
+	stop_holder(&h);
+	ASSERT_EQ(policy_cli("load", "deny-unsigned", NULL), 0,
+		  "reload once the holder has exited (control)");
+out:
+	stop_holder(&h);
+	policy_unload_all();
+}
+
+TEST_EXPLICIT(attack_round4_allowlist_copy_blocks_reload)
+{
+	copy_blocks_reload(true, "CAP_BPF+CAP_PERFMON uid 1000");
+}
+
+/* --- root races the CLI for the allowlist before it is frozen ---------- */
+
+/*
+ * bpfsign-policy load keyring-allowlist: the light skeleton creates the
+ * maps, then the CLI writes "config" and freezes it (policies.c,
+ * configure_allowlist()).  In between, the map is reachable by id
+ * (BPF_MAP_GET_FD_BY_ID, CAP_SYS_ADMIN) and writable.  Root without a key
+ * watches the map ids and writes its own config (allow_unsigned 1) into
+ * every new "config" map until the write fails (frozen).  Two outcomes are
+ * a bypass: the policy attached with the attacker's config (unsigned
+ * programs load), or the CLI's freeze refused (EBUSY: a write in flight)
+ * and no policy attached.
+ */
+#define RACE_ATTEMPTS	8
+
+static __u32 last_map_id(void)
+{
+	__u32 id = 0, next;
+
+	while (!bpf_map_get_next_id(id, &next))
+		id = next;
+	return id;
+}
+
+static void race_config(__u32 from)
+{
+	struct bpfsign_allow_config evil = {
+		.configured = 1, .allow_unsigned = 1, .allow_children = 1,
+	};
+	struct bpf_map_info info;
+	__u32 id = from, next, zero = 0, len;
+	long writes = 0;
+	int fd = -1, i;
+
+	for (i = 0; i < BPFSIGN_KEYRING_TYPES / 64; i++)
+		evil.children_keyrings[i] = ~0ULL;
+	for (;;) {
+		if (bpf_map_get_next_id(id, &next))
+			continue;
+		id = next;
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_map_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, "config") &&
+		    info.value_size == sizeof(evil))
+			break;
+		close(fd);
+	}
+	while (!bpf_map_update_elem(fd, &zero, &evil, BPF_ANY))
+		writes++;
+	_exit(writes > 255 ? 255 : writes);
+}
+
+TEST_EXPLICIT(attack_round4_config_race)
+{
+	int i, rc, status, wins = 0, dos = 0, clean = 0;
+	pid_t pid;
+
+	policy_unload_all();
+	if (policy_write_file(POLICY_FILE, STRICT_POLICY))
+		return;
+	/* control: without the racer the policy refuses unsigned programs */
+	if (!POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		return;
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned socket_filter, no racer (control)");
+	policy_unload_all();
+	for (i = 0; i < RACE_ATTEMPTS; i++) {
+		__u32 from = last_map_id();
+
+		fflush(stdout);
+		pid = fork();
+		if (!pid)
+			race_config(from);
+		rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
+		if (rc) {
+			dos++;
+			printf("# attempt %d: load failed, exit %d\n", i, rc);
+			policy_dump_out();
+		} else if (!try_unsigned()) {
+			wins++;
+			printf("# attempt %d: attached, and an unsigned program loads\n", i);
+		} else {
+			clean++;
+		}
+		kill(pid, SIGKILL);	/* the racer, if it never met its map frozen */
+		waitpid(pid, &status, 0);
+		printf("# attempt %d: racer %s %d\n", i, WIFEXITED(status) ? "wrote, times:" :
+		       "killed, signal", WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+		policy_unload_all();
+	}
+	printf("# %d attempts: %d attached with root's config, %d load failures, %d clean\n",
+	       RACE_ATTEMPTS, wins, dos, clean);
+	if (wins)
+		printf("# BYPASS: root without a key wrote keyring-allowlist's config before the freeze: unsigned programs load while it is attached\n");
+	if (dos)
+		printf("# BYPASS: root without a key made the CLI's configure/freeze fail: keyring-allowlist not attached\n");
+	ASSERT_EQ(wins, 0, "attached with the attacker's config");
+	ASSERT_EQ(dos, 0, "load failed under the race");
+}
+
+/* --- BPF-token holders on the policies' hooks -------------------------- */
+
+/*
+ * A token (token.c) delegates every program and attach type, so its
+ * holder, root of a user namespace, passes bpf_token_capable(CAP_BPF,
+ * CAP_PERFMON) for LSM and tracing programs.  The property: an unsigned
+ * LSM program on bpf_prog_load and an fentry on the guard's function are
+ * refused (stage "hook"), and the kit's signed light skeletons do not load
+ * for it at all (skel_internal.h passes no token; a loader's children are
+ * checked against the init namespace's capabilities).  Control: the same
+ * loads succeed with the token while no policy is attached.
+ */
+static int lsm_id, fentry_id;
+
+/* bit 0: the LSM program loaded, bit 1: the fentry, bit 2: the skeleton */
+static int token_hook_loads(int token_fd, void *arg)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, lo, .expected_attach_type = BPF_LSM_MAC,
+		    .attach_btf_id = lsm_id, .prog_flags = BPF_F_TOKEN_FD, .token_fd = token_fd);
+	LIBBPF_OPTS(bpf_prog_load_opts, fo, .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = fentry_id, .prog_flags = BPF_F_TOKEN_FD,
+		    .token_fd = token_fd);
+	struct keyring_allowlist *s;
+	int fd, r = 0;
+
+	fd = load_prog_type(BPF_PROG_TYPE_LSM, ret0, ARRAY_LEN(ret0), &lo);
+	printf("#   token: lsm/bpf_prog_load: %d errno %d\n", fd, fd < 0 ? errno : 0);
+	if (fd >= 0) {
+		r |= 1;
+		close(fd);
+	}
+	fd = load_prog_type(BPF_PROG_TYPE_TRACING, ret0, ARRAY_LEN(ret0), &fo);
+	printf("#   token: fentry/bpf_lsm_bpf_prog: %d errno %d\n", fd, fd < 0 ? errno : 0);
+	if (fd >= 0) {
+		r |= 2;
+		close(fd);
+	}
+	s = keyring_allowlist__open();
+	fd = s ? keyring_allowlist__load(s) : -ENOMEM;
+	printf("#   token: keyring-allowlist light skeleton: %d errno %d (%s)\n", fd,
+	       fd < 0 ? errno : 0, s && s->errstr ? s->errstr : "-");
+	if (!fd)
+		r |= 4;
+	if (s)
+		keyring_allowlist__destroy(s);
+	fflush(stdout);
+	return r;
+}
+
+TEST_EXPLICIT(attack_round4_token_hooks)
+{
+	__u64 before[BPFSIGN_STAT_MAX], after[BPFSIGN_STAT_MAX];
+	int r, rc;
+
+	lsm_id = libbpf_find_vmlinux_btf_id("bpf_prog_load", BPF_LSM_MAC);
+	fentry_id = libbpf_find_vmlinux_btf_id("bpf_lsm_bpf_prog", BPF_TRACE_FENTRY);
+	if (!ASSERT_GE(lsm_id, 1, "BTF id of bpf_lsm_bpf_prog_load") ||
+	    !ASSERT_GE(fentry_id, 1, "BTF id of bpf_lsm_bpf_prog"))
+		return;
+	policy_unload_all();
+	r = run_with_token(token_hook_loads, NULL);
+	printf("# token holder, no policy: %d\n", r);
+	/* control: the token admits both programs */
+	if (!ASSERT_TRUE(r >= 0 && (r & 3) == 3, "token holder loads lsm and fentry (control)"))
+		return;
+	if (!POLICY_CLI_OK("load", "load", "deny-unsigned"))
+		return;
+	if (!ASSERT_TRUE(policy_status_counts("deny-unsigned", before, &rc), "status before"))
+		goto out;
+	r = run_with_token(token_hook_loads, NULL);
+	printf("# token holder, deny-unsigned attached: %d\n", r);
+	if (r & 3)
+		printf("# BYPASS: a token holder loaded an unsigned program on a policy's hook\n");
+	ASSERT_EQ(r & 3, 0, "lsm and fentry on the policies' hooks refused");
+	if (r & 4)
+		printf("# token holder ran a signed light skeleton (copies possible)\n");
+	ASSERT_EQ(r & 4, 0, "token holder cannot run the kit's light skeleton");
+	if (ASSERT_TRUE(policy_status_counts("deny-unsigned", after, &rc), "status after"))
+		ASSERT_GE(after[BPFSIGN_DENY] - before[BPFSIGN_DENY], 2, "both denials counted");
+	rc = policy_cli("log", "deny-unsigned", NULL);
+	/* stage "hook": the denials name the attempt on the trampolines */
+	ASSERT_GE(policy_count(policy_out, "\"stage\":\"hook\""), 2, "two records at stage hook");
+	policy_dump_out();
+out:
+	policy_unload_all();
+}
+
+/* --- retargeting, the old attach API, link updates, fentry on copies -- */
+
+/*
+ * keyring-allowlist with type rules that need no weakens-policy (tracing).
+ * An unsigned fentry is admitted on a function no policy attaches to.  The
+ * property: it cannot be linked to a policy's function afterwards (
+ * BPF_LINK_CREATE with another target_btf_id, BPF_RAW_TRACEPOINT_OPEN
+ * with a name), nor to a policy program (target_fd); a held signed copy's
+ * LSM link cannot be updated to another program; fentry on the real
+ * policy's program is refused its fd; freplace of a copy is refused; and
+ * fentry on a copy's program, if admitted, does not take the policy
+ * function's trampoline (the copy's own is used).
+ */
+static int func_btf_id(int prog_fd, const char *name)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	struct btf *btf;
+	int id;
+
+	if (bpf_prog_get_info_by_fd(prog_fd, &info, &len) || !info.btf_id)
+		return -1;
+	btf = btf__load_from_kernel_by_id(info.btf_id);
+	if (!btf)
+		return -1;
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	btf__free(btf);
+	return id;
+}
+
+TEST_EXPLICIT(attack_round4_retarget_and_copies)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, fo, .expected_attach_type = BPF_TRACE_FENTRY);
+	LIBBPF_OPTS(bpf_link_create_opts, lo);
+	struct audit_log *held = NULL;
+	int fentry = -1, link = -1, copy_link = -1, own = -1, fd, id, rc;
+	__u32 own_id;
+
+	policy_unload_all();
+	if (!policy_load_allowlist(POLICY_FILE, TYPES_POLICY))
+		goto out;
+	fo.attach_btf_id = libbpf_find_vmlinux_btf_id("bpf_lsm_bpf_map", BPF_TRACE_FENTRY);
+	fentry = load_prog_type(BPF_PROG_TYPE_TRACING, ret0, ARRAY_LEN(ret0), &fo);
+	/* control: the tracing rule admits an fentry off the policies' functions */
+	if (!ASSERT_OK(fentry, "unsigned fentry on bpf_lsm_bpf_map admitted (control)"))
+		goto out;
+	/* control: the old API links it, to its load-time target */
+	link = bpf_raw_tracepoint_open(NULL, fentry);
+	if (ASSERT_OK(link, "BPF_RAW_TRACEPOINT_OPEN of the fentry (control)"))
+		close(link);
+
+	/* bpf_tracing_prog_attach(): a new target only for EXT, and only a program */
+	lo.target_btf_id = libbpf_find_vmlinux_btf_id("bpf_lsm_bpf_prog", BPF_TRACE_FENTRY);
+	link = bpf_link_create(fentry, 0, BPF_TRACE_FENTRY, &lo);
+	printf("# LINK_CREATE to bpf_lsm_bpf_prog's btf id: %d errno %d\n", link,
+	       link < 0 ? errno : 0);
+	if (!ASSERT_TRUE(link < 0, "fentry retargeted to bpf_lsm_bpf_prog refused")) {
+		printf("# BYPASS: an unsigned fentry linked to the guard's function\n");
+		close(link);
+	}
+	link = bpf_raw_tracepoint_open("bpf_lsm_bpf_prog", fentry);
+	printf("# RAW_TRACEPOINT_OPEN(\"bpf_lsm_bpf_prog\"): %d errno %d\n", link,
+	       link < 0 ? errno : 0);
+	if (!ASSERT_TRUE(link < 0, "fentry named to bpf_lsm_bpf_prog by the old API refused")) {
+		printf("# BYPASS: an unsigned fentry linked to the guard's function (old API)\n");
+		close(link);
+	}
+
+	/* the real policy's guard program: its fd is the policy's own */
+	own_id = policy_link_prog_id("keyring-allowlist", "link_guard");
+	own = own_id ? bpf_prog_get_fd_by_id(own_id) : -1;
+	if (!ASSERT_OK(own, "the policy's guard by id"))
+		goto out;
+	id = func_btf_id(own, "guard");
+	if (!ASSERT_GE(id, 1, "BTF id of the policy's guard function"))
+		goto out;
+	LIBBPF_OPTS_RESET(lo, .target_btf_id = id);
+	link = bpf_link_create(fentry, own, BPF_TRACE_FENTRY, &lo);
+	printf("# LINK_CREATE of the fentry onto the policy's guard: %d errno %d\n", link,
+	       link < 0 ? errno : 0);
+	if (!ASSERT_TRUE(link < 0, "fentry retargeted to the policy's guard refused")) {
+		printf("# BYPASS: an unsigned fentry linked onto the policy's program\n");
+		close(link);
+	}
+	LIBBPF_OPTS_RESET(fo, .expected_attach_type = BPF_TRACE_FENTRY, .attach_prog_fd = own,
+			  .attach_btf_id = id);
+	fd = load_prog_type(BPF_PROG_TYPE_TRACING, ret0, ARRAY_LEN(ret0), &fo);
+	/* the guard: dst_prog is one of the policy's own */
+	if (!ASSERT_ERR(fd, EACCES, "fentry on the policy's guard refused its fd"))
+		close(fd);
+
+	/* a signed copy of audit-log, held by root, its guard linked */
+	held = audit_log__open();
+	if (!ASSERT_TRUE(held != NULL, "open a copy"))
+		goto out;
+	rc = audit_log__load(held);
+	if (!ASSERT_EQ(rc, 0, "signed copy admitted (a VERIFIED loader's children)"))
+		goto out;
+	copy_link = bpf_link_create(held->progs.guard.prog_fd, 0, BPF_LSM_MAC, NULL);
+	if (!ASSERT_OK(copy_link, "the copy's guard linked"))
+		goto out;
+	rc = bpf_link_update(copy_link, fentry, NULL);
+	printf("# LINK_UPDATE of the copy's LSM link to the fentry: %d errno %d\n", rc,
+	       rc ? errno : 0);
+	ASSERT_TRUE(rc < 0, "LINK_UPDATE of a tracing/LSM link refused");
+	rc = bpf_link_update(copy_link, held->progs.audit_lsm.prog_fd, NULL);
+	printf("# LINK_UPDATE of the copy's LSM link to its own audit_lsm: %d errno %d\n", rc,
+	       rc ? errno : 0);
+	ASSERT_TRUE(rc < 0, "LINK_UPDATE to the copy's other program refused");
+
+	id = func_btf_id(held->progs.guard.prog_fd, "guard");
+	if (!ASSERT_GE(id, 1, "BTF id of the copy's guard function"))
+		goto out;
+	/* freplace of the copy's (global) guard: unsigned ext, refused by type */
+	LIBBPF_OPTS_RESET(fo, .attach_prog_fd = held->progs.guard.prog_fd, .attach_btf_id = id);
+	fd = load_prog_type(BPF_PROG_TYPE_EXT, ret0, ARRAY_LEN(ret0), &fo);
+	printf("# freplace of the copy's guard: %d errno %d\n", fd, fd < 0 ? errno : 0);
+	if (!ASSERT_ERR(fd, EPERM, "unsigned freplace of a signed copy refused")) {
+		printf("# BYPASS: unsigned freplace of a signed copy's LSM program\n");
+		close(fd);
+	}
+	/* fentry on the copy's guard: admitted by "tracing"; on its own trampoline */
+	LIBBPF_OPTS_RESET(fo, .expected_attach_type = BPF_TRACE_FENTRY,
+			  .attach_prog_fd = held->progs.guard.prog_fd, .attach_btf_id = id);
+	fd = load_prog_type(BPF_PROG_TYPE_TRACING, ret0, ARRAY_LEN(ret0), &fo);
+	printf("# fentry on the copy's guard: %d errno %d\n", fd, fd < 0 ? errno : 0);
+	if (fd >= 0) {
+		link = bpf_raw_tracepoint_open(NULL, fd);
+		printf("# ... linked: %d errno %d; the policy still refuses: %d\n", link,
+		       link < 0 ? errno : 0, policy_try_unsigned_syscall());
+		ASSERT_ERR(policy_try_unsigned_syscall(), EPERM,
+			   "policy decides with an fentry on a copy's guard");
+		if (link >= 0)
+			close(link);
+		close(fd);
+	}
+	/* the policy is reloaded with the copy still linked */
+	ASSERT_EQ(policy_cli("unload", "keyring-allowlist", NULL), 0, "unload");
+	rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
+	if (rc)
+		policy_dump_out();
+	ASSERT_EQ(rc, 0, "reload with one copy and its fentry around");
+out:
+	if (copy_link >= 0)
+		close(copy_link);
+	if (held)
+		audit_log__destroy(held);
+	if (own >= 0)
+		close(own);
+	if (fentry >= 0)
+		close(fentry);
+	policy_unload_all();
+}
