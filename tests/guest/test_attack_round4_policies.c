@@ -216,7 +216,7 @@ TEST_EXPLICIT(attack_round4_allowlist_copy_blocks_reload)
  * programs load), or the CLI's freeze refused (EBUSY: a write in flight)
  * and no policy attached.
  */
-#define RACE_ATTEMPTS	8
+#define RACE_ATTEMPTS	6
 
 static __u32 last_map_id(void)
 {
@@ -227,15 +227,35 @@ static __u32 last_map_id(void)
 	return id;
 }
 
+/* fdinfo's "frozen:" of a map fd: 1, 0, or -1 */
+static int map_frozen(int fd)
+{
+	char path[64], buf[1024];
+	const char *f;
+	ssize_t n;
+	int ffd;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	ffd = open(path, O_RDONLY);
+	if (ffd < 0)
+		return -1;
+	n = read(ffd, buf, sizeof(buf) - 1);
+	close(ffd);
+	buf[n > 0 ? n : 0] = 0;
+	f = strstr(buf, "frozen:");
+	return f ? atoi(f + 7) : -1;
+}
+
 static void race_config(__u32 from)
 {
 	struct bpfsign_allow_config evil = {
 		.configured = 1, .allow_unsigned = 1, .allow_children = 1,
 	};
+	struct bpfsign_allow_config seen;
 	struct bpf_map_info info;
 	__u32 id = from, next, zero = 0, len;
-	long writes = 0;
-	int fd = -1, i;
+	long writes = 0, busy = 0;
+	int fd = -1, i, frozen_at_find;
 
 	for (i = 0; i < BPFSIGN_KEYRING_TYPES / 64; i++)
 		evil.children_keyrings[i] = ~0ULL;
@@ -253,9 +273,25 @@ static void race_config(__u32 from)
 			break;
 		close(fd);
 	}
-	while (!bpf_map_update_elem(fd, &zero, &evil, BPF_ANY))
-		writes++;
-	_exit(writes > 255 ? 255 : writes);
+	frozen_at_find = map_frozen(fd);
+	/* EPERM while the loader runs (bpf_map_loader_busy()) or once frozen */
+	for (;;) {
+		/* write right after the CLI's own write (configured, unsigned deny) */
+		if (!bpf_map_lookup_elem(fd, &zero, &seen) && seen.configured &&
+		    seen.allow_unsigned)
+			continue;	/* ours is in: wait for the freeze */
+		if (!bpf_map_update_elem(fd, &zero, &evil, BPF_ANY))
+			writes++;
+		else if (errno != EPERM || map_frozen(fd) == 1)
+			break;
+		else
+			busy++;
+	}
+	printf("#   racer: config map id %u, frozen when found: %d, refused while busy %ld, writes %ld, then errno %d\n",
+	       id, frozen_at_find, busy, writes, errno);
+	fflush(stdout);
+	/* the writes that went through, else 100 + the first write's errno */
+	_exit(writes ? (writes > 99 ? 99 : writes) : 100 + (errno < 155 ? errno : 0));
 }
 
 TEST_EXPLICIT(attack_round4_config_race)
@@ -303,6 +339,182 @@ TEST_EXPLICIT(attack_round4_config_race)
 		printf("# BYPASS: root without a key made the CLI's configure/freeze fail: keyring-allowlist not attached\n");
 	ASSERT_EQ(wins, 0, "attached with the attacker's config");
 	ASSERT_EQ(dos, 0, "load failed under the race");
+}
+
+/*
+ * The same window, without luck: root stops the CLI (ptrace, which root
+ * without a key has) at its first BPF_MAP_FREEZE, after it wrote config
+ * and before it froze it, writes its own config, and lets it go on.  The
+ * CLI then freezes the attacker's allowlist and attaches it.
+ */
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <linux/ptrace.h>
+
+/* the map named name with that value size among ids above from: fd or -1 */
+static int find_map(__u32 from, const char *name, __u32 value_size)
+{
+	struct bpf_map_info info;
+	__u32 id = from, next, len;
+	int fd;
+
+	while (!bpf_map_get_next_id(id, &next)) {
+		id = next;
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_map_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name) &&
+		    info.value_size == value_size)
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/* run the CLI's load of keyring-allowlist traced; its exit code, or -1;
+ * *wrote: the attacker's config went in before a freeze
+ */
+static int traced_load(__u32 from, bool *wrote)
+{
+	struct bpfsign_allow_config evil = {
+		.configured = 1, .allow_unsigned = 1, .allow_children = 1,
+	}, seen;
+	struct ptrace_syscall_info si;
+	__u32 zero = 0;
+	int status, fd = -1, i;
+	pid_t pid;
+
+	*wrote = false;
+	for (i = 0; i < BPFSIGN_KEYRING_TYPES / 64; i++)
+		evil.children_keyrings[i] = ~0ULL;
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		execl(POLICY_CLI, POLICY_CLI, "load", "keyring-allowlist", "--policy",
+		      POLICY_FILE, NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(PTRACE_O_TRACESYSGOOD |
+							    PTRACE_O_EXITKILL));
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, pid, NULL, NULL) || waitpid(pid, &status, 0) != pid)
+			return -1;
+		if (WIFEXITED(status))
+			break;
+		if (!WIFSTOPPED(status) || WSTOPSIG(status) != (SIGTRAP | 0x80))
+			continue;
+		memset(&si, 0, sizeof(si));
+		if (ptrace(PTRACE_GET_SYSCALL_INFO, pid, (void *)sizeof(si), &si) <= 0 ||
+		    si.op != PTRACE_SYSCALL_INFO_ENTRY || si.entry.nr != __NR_bpf ||
+		    si.entry.args[0] != BPF_MAP_FREEZE || *wrote)
+			continue;
+		if (fd < 0)
+			fd = find_map(from, "config", sizeof(evil));
+		if (fd >= 0 && !bpf_map_lookup_elem(fd, &zero, &seen) && seen.configured &&
+		    !bpf_map_update_elem(fd, &zero, &evil, BPF_ANY))
+			*wrote = true;
+	}
+	if (fd >= 0)
+		close(fd);
+	return WEXITSTATUS(status);
+}
+
+TEST_EXPLICIT(attack_round4_config_ptrace)
+{
+	bool wrote;
+	int rc, err;
+
+	policy_unload_all();
+	if (policy_write_file(POLICY_FILE, STRICT_POLICY))
+		return;
+	/* control: loaded untraced, the policy refuses unsigned programs */
+	if (!POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		return;
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned socket_filter, untraced load (control)");
+	policy_unload_all();
+	rc = traced_load(last_map_id(), &wrote);
+	printf("# traced load: exit %d, the attacker's config written before the freeze: %d\n",
+	       rc, wrote);
+	if (!ASSERT_EQ(rc, 0, "the traced load attaches"))
+		goto out;
+	err = try_unsigned();
+	printf("# unsigned socket_filter with keyring-allowlist (unsigned deny) attached: %d\n", err);
+	policy_cli("status", NULL);
+	policy_dump_out();
+	if (!err)
+		printf("# BYPASS: root without a key rewrote keyring-allowlist's config between the CLI's write and its freeze: unsigned programs load while it is attached\n");
+	ASSERT_ERR(err, EPERM, "unsigned socket_filter refused");
+out:
+	policy_unload_all();
+}
+
+/*
+ * Freeze first: root watches for a new keyring-allowlist's "config" map
+ * and freezes it the moment the loader is done with it (EPERM while the
+ * loader runs), before the CLI has written it.  The CLI's write then
+ * fails and no policy is attached.  No ptrace; a race the attacker wins
+ * whenever its freeze lands in the CLI's keyrings/keys writes.
+ */
+#define FREEZE_ATTEMPTS	3
+
+static void freeze_first(__u32 from)
+{
+	long tries = 0;
+	int fd = -1;
+
+	while (fd < 0)
+		fd = find_map(from, "config", sizeof(struct bpfsign_allow_config));
+	while (bpf_map_freeze(fd))
+		tries++;
+	printf("#   freezer: config frozen after %ld refusals\n", tries);
+	fflush(stdout);
+	_exit(0);
+}
+
+TEST_EXPLICIT(attack_round4_freeze_first)
+{
+	int i, rc, status, failed = 0;
+	pid_t pid;
+
+	policy_unload_all();
+	if (policy_write_file(POLICY_FILE, STRICT_POLICY))
+		return;
+	/* control: loaded with no freezer, it attaches and refuses unsigned programs */
+	if (!POLICY_CLI_OK("load", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		return;
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned socket_filter (control)");
+	policy_unload_all();
+	for (i = 0; i < FREEZE_ATTEMPTS; i++) {
+		__u32 from = last_map_id();
+
+		fflush(stdout);
+		pid = fork();
+		if (!pid)
+			freeze_first(from);
+		rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
+		kill(pid, SIGKILL);	/* a freezer that lost keeps trying */
+		waitpid(pid, &status, 0);
+		printf("# attempt %d: load with the freezer running: exit %d\n", i, rc);
+		if (rc) {
+			failed++;
+			policy_dump_out();
+		}
+		policy_unload_all();
+	}
+	if (failed)
+		printf("# BYPASS: root without a key kept keyring-allowlist from being attached %d of %d times (froze its config first), no unpin\n",
+		       failed, FREEZE_ATTEMPTS);
+	ASSERT_EQ(failed, 0, "keyring-allowlist loads with the freezer running");
 }
 
 /* --- BPF-token holders on the policies' hooks -------------------------- */
@@ -528,8 +740,15 @@ TEST_EXPLICIT(attack_round4_retarget_and_copies)
 			close(link);
 		close(fd);
 	}
-	/* the policy is reloaded with the copy still linked */
-	ASSERT_EQ(policy_cli("unload", "keyring-allowlist", NULL), 0, "unload");
+	/* the policy is reloaded with the copy still linked (our fd of its
+	 * guard closed first: the CLI waits for the program to go)
+	 */
+	close(own);
+	own = -1;
+	rc = policy_cli("unload", "keyring-allowlist", NULL);
+	if (rc)
+		policy_dump_out();
+	ASSERT_EQ(rc, 0, "unload");
 	rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
 	if (rc)
 		policy_dump_out();
