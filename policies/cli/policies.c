@@ -12,6 +12,7 @@
 #include "opts.h"
 #include "pins.h"
 #include "policies.h"
+#include "readback.h"
 #include "deny_unsigned.lskel.h"
 #include "keyring_allowlist.lskel.h"
 #include "audit_log.lskel.h"
@@ -50,7 +51,12 @@ static int freeze_counters(const struct policy_desc *d, int stats_fd, int tally_
 		return kit_err(-errno, "%s: freeze map 'tally': %s", d->name, strerror(errno));
 	if (bpf_map_freeze(tally_any_fd))
 		return kit_err(-errno, "%s: freeze map 'tally_any': %s", d->name, strerror(errno));
-	return 0;
+	/* as the skeleton made them: zero counters, empty tallies */
+	return readback_array(d->name, "stats", stats_fd, BPFSIGN_STAT_MAX, NULL, sizeof(__u64)) ?:
+	       readback_hash(d->name, "tally", tally_fd, sizeof(struct bpfsign_tally_key),
+			     sizeof(struct bpfsign_tally), NULL, NULL, 0) ?:
+	       readback_hash(d->name, "tally_any", tally_any_fd, sizeof(struct bpfsign_tally_key),
+			     sizeof(struct bpfsign_tally), NULL, NULL, 0);
 }
 
 #define FREEZE_COMMON(d, s) freeze_counters(d, (s)->maps.stats.map_fd, (s)->maps.tally.map_fd, \
@@ -82,7 +88,7 @@ static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_
 	}
 	if (bpf_map_update_elem(owner_fd, &zero, &o, BPF_ANY) || bpf_map_freeze(owner_fd))
 		return kit_err(-errno, "%s: map 'owner': %s", d->name, strerror(errno));
-	return 0;
+	return readback_array(d->name, "owner", owner_fd, 1, &o, sizeof(o));
 }
 
 #define SET_OWNER(d, s, ...) ({							\
@@ -143,7 +149,7 @@ static int configure_keys(const struct policy_desc *d, struct keyring_allowlist 
 {
 	struct bpfsign_keys_config kc = { .key_rules = pol->nr_keys > 0 };
 	int kfd = s->maps.keys.map_fd, cfd = s->maps.keys_config.map_fd, i;
-	__u32 zero = 0, v = BPFSIGN_KEYRING_ALLOWED;
+	__u32 zero = 0, v = BPFSIGN_KEYRING_ALLOWED, vals[BPFSIGN_MAX_KEYS];
 
 	for (i = 0; i < pol->nr_keys; i++)
 		if (bpf_map_update_elem(kfd, &pol->keys[i], &v, BPF_NOEXIST))
@@ -153,7 +159,11 @@ static int configure_keys(const struct policy_desc *d, struct keyring_allowlist 
 	    bpf_map_freeze(cfd))
 		return kit_err(-errno, "%s: maps 'keys', 'keys_config': %s", d->name,
 			       strerror(errno));
-	return 0;
+	for (i = 0; i < pol->nr_keys; i++)
+		vals[i] = v;
+	return readback_hash(d->name, "keys", kfd, sizeof(pol->keys[0]), sizeof(v), pol->keys,
+			     vals, pol->nr_keys) ?:
+	       readback_array(d->name, "keys_config", cfd, 1, &kc, sizeof(kc));
 }
 
 static int configure_allowlist(const struct policy_desc *d, struct keyring_allowlist *s,
@@ -167,7 +177,8 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 		.allow_types = pol->allow_types,
 	};
 	int cfd = s->maps.config.map_fd, kfd = s->maps.keyrings.map_fd, i, err;
-	__u32 zero = 0;
+	struct bpfsign_keyring_key keys[BPFSIGN_MAX_KEYRINGS];
+	__u32 zero = 0, vals[BPFSIGN_MAX_KEYRINGS];
 
 	for (i = 0; i < pol->nr_rules; i++) {
 		const struct policy_rule *r = &pol->rules[i];
@@ -179,6 +190,8 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 		if (bpf_map_update_elem(kfd, &key, &v, BPF_NOEXIST))
 			return kit_err(-errno, "%s: map 'keyrings': rule of line %d: %s",
 				       d->name, r->line, strerror(errno));
+		keys[i] = key;
+		vals[i] = v;
 		/* children carry their loader's keyring type, not its serial:
 		 * a type with any allow rule admits them (with allow_children)
 		 */
@@ -192,7 +205,9 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 		return kit_err(-errno, "%s: map 'config': %s", d->name, strerror(errno));
 	if (bpf_map_freeze(kfd) || bpf_map_freeze(cfd))
 		return kit_err(-errno, "%s: freeze: %s", d->name, strerror(errno));
-	return 0;
+	return readback_hash(d->name, "keyrings", kfd, sizeof(keys[0]), sizeof(vals[0]), keys,
+			     vals, pol->nr_rules) ?:
+	       readback_array(d->name, "config", cfd, 1, &cfg, sizeof(cfg));
 }
 
 static int load_keyring_allowlist(const struct policy_desc *d, const struct load_args *a)
