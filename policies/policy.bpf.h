@@ -423,9 +423,55 @@ static __always_inline int guard_prog(struct bpf_prog *prog, __u8 policy, bool p
 	return err;
 }
 
-/* The guard program of a policy object: POLICY its id, MAPS(X) calls X
- * on each of its maps (BPFSIGN_COMMON_MAPS and its own), PERMISSIVE an
- * expression, true when the policy is in permissive mode: the guard then
+/*
+ * The users of the policy's maps, for bpfsign-policy load and status
+ * (policies/cli/policy_users.c): every program but the policy's own whose
+ * aux->used_maps holds one of its maps gets one struct bpfsign_user.  The
+ * guard refuses such a program an fd from the attach on, but not one
+ * loaded before it (between the skeleton's map creation and the attach),
+ * nor, in a permissive policy, any.  An iterator walks the kernel's list
+ * of programs, so it needs no program fd, which a guard (this policy's or
+ * another's) would refuse for the very programs it looks for, and which
+ * the kernel's own BPF_PRELOAD iterators or a site's value-writing
+ * iterators would make a user-space walk stumble on.  used_maps is read
+ * as the guard reads it (guard_prog(): no mutex, bpf_probe_read_kernel()).
+ * A map reached through a map-in-map or a bpf_map_elem iterator's link is
+ * not in used_maps and is not reported (policies/README.md).
+ */
+static __always_inline int users_prog(struct seq_file *seq, struct bpf_prog *prog)
+{
+	struct bpfsign_user u = {};
+	struct bpf_prog_aux *aux;
+	struct bpf_map **maps;
+	__u32 i, cnt;
+	__u64 m;
+
+	if (!prog)
+		return 0;	/* the end of the walk */
+	aux = BPF_CORE_READ(prog, aux);
+	u.prog_id = BPF_CORE_READ(aux, id);
+	if (own_prog(u.prog_id))
+		return 0;
+	cnt = BPF_CORE_READ(aux, used_map_cnt);
+	maps = BPF_CORE_READ(aux, used_maps);
+	for (i = 0; i < GUARD_MAX_MAPS && i < cnt; i++) {
+		m = 0;
+		bpf_core_read(&m, sizeof(m), &maps[i]);
+		if (!m)
+			break;
+		if (!own_map(m))
+			continue;
+		u.map_id = BPF_CORE_READ((struct bpf_map *)m, id);
+		bpf_core_read(&u.map_name, sizeof(u.map_name), &((struct bpf_map *)m)->name);
+		bpf_seq_write(seq, &u, sizeof(u));
+		break;
+	}
+	return 0;
+}
+
+/* The guard program of a policy object and its "users" iterator: POLICY
+ * its id, MAPS(X) calls X on each of its maps (BPFSIGN_COMMON_MAPS and its
+ * own), PERMISSIVE an expression, true when the policy is in permissive mode: the guard then
  * records what it would refuse and refuses nothing, as the policy does.
  * A permissive policy admits every load; a refusal of the guard would
  * break the site's programs that are not aimed at the policy at all
@@ -451,6 +497,12 @@ int BPF_PROG(guard, struct bpf_prog *prog, int ret)			\
 	if (ret)							\
 		return ret;						\
 	return guard_prog(prog, POLICY, PERMISSIVE);			\
+}									\
+									\
+SEC("iter/bpf_prog")							\
+int users(struct bpf_iter__bpf_prog *ctx)				\
+{									\
+	return users_prog(ctx->meta->seq, ctx->prog);			\
 }
 
 /* the maps every policy has */

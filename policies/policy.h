@@ -181,6 +181,19 @@ struct bpfsign_owner {
 	__u32 prog_ids[BPFSIGN_MAX_OWN_PROGS];	/* 0: unused slot */
 };
 
+/* A record of every policy's "users" iterator (iter/bpf_prog,
+ * policy.bpf.h): a program that is not one of "owner" and uses one of the
+ * policy's maps, the first such map of its aux->used_maps.  Read by
+ * bpfsign-policy load and status (policies/cli/policy_users.c).
+ */
+#define BPFSIGN_MAP_NAME_LEN	16	/* BPF_OBJ_NAME_LEN */
+
+struct bpfsign_user {
+	__u32 prog_id;
+	__u32 map_id;
+	char map_name[BPFSIGN_MAP_NAME_LEN];
+};
+
 /* keyring-allowlist: its one "config" element */
 struct bpfsign_allow_config {
 	__u32 configured;	/* 1 once the CLI wrote it: until then, deny all */

@@ -15,6 +15,7 @@
 #include "pins.h"
 #include "policies.h"
 #include "policy_maps.h"
+#include "policy_users.h"
 
 #define PIN_DIR_OPT { .name = "pin-dir", .arg = "DIR", .help = "bpffs directory of the pins (default " DEFAULT_PIN_DIR ")" }
 
@@ -102,7 +103,13 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 		return kit_err(err, "%s", reason);
 	}
 	printf("%s: loaded, pinned in %s\n", d->name, dir);
-	return 0;
+	/* A program loaded between the skeleton's map creation and the
+	 * attach (nothing refused it then) can write the new maps; the
+	 * guard refuses every later one, so one walk now finds them all.
+	 * The policy stays: it enforces, and unloading it is what such a
+	 * writer would want; its counters are what cannot be believed.
+	 */
+	return policy_users_check(d->name, dir);
 }
 
 /* The programs of the links pinned in dir, whose release ends the policy */
@@ -262,6 +269,13 @@ static int status_maps(const char *name, const char *dir)
 		printf("  refused: %s\n", kit_last_error());
 		return err;
 	}
+	/* a program that got the maps before the guard, or past a permissive one */
+	err = policy_users_check(name, dir);
+	if (err) {
+		printf("  refused: %s\n", kit_last_error());
+		policy_maps_close(&m);
+		return err;
+	}
 	/* only keyring-allowlist has a config: another policy's "config" is
 	 * a map bound to its program by someone else (BPF_PROG_BIND_MAP)
 	 */
@@ -319,7 +333,10 @@ const struct cmd cmd_load = {
 	.summary = "Load the signed policy NAME (deny-unsigned, keyring-allowlist, audit-log): the\n"
 		   "kernel verifies its loader's signature; then configure it, attach it and pin\n"
 		   "its links and maps in DIR/NAME, so that it stays after this command exits.\n"
-		   "keyring-allowlist without --policy allows the builtin and secondary keyrings.",
+		   "keyring-allowlist without --policy allows the builtin and secondary keyrings.\n"
+		   "A load the verifier gives up on (EAGAIN: a signal) is retried, 5 attempts.\n"
+		   "Exits 1, the policy left loaded, when a program other than the policy's\n"
+		   "uses one of its maps (loaded before the attach): \"counters not trustworthy\".",
 	.opts = load_opts,
 	.nr_opts = ARRAY_SIZE(load_opts),
 	.args = "NAME",
@@ -348,8 +365,9 @@ const struct cmd cmd_status = {
 	.run = run_status,
 	.summary = "List the policies pinned in DIR: their links and programs, mode and counters,\n"
 		   "read from the maps of the program of the pinned link.  Refuses (non-zero\n"
-		   "exit, naming the pin) a map pin that is not that program's map, or a\n"
-		   "counter map that is not frozen.",
+		   "exit, naming the pin) a map pin that is not that program's map, a\n"
+		   "counter map that is not frozen, a policy without link_guard, or one\n"
+		   "whose maps another program uses (\"counters not trustworthy: program N\").",
 	.opts = pin_dir_opts,
 	.nr_opts = ARRAY_SIZE(pin_dir_opts),
 	.exits = policy_exits,

@@ -17,11 +17,47 @@
 #include "keyring_allowlist.lskel.h"
 #include "audit_log.lskel.h"
 
-static int load_err(const struct policy_desc *d, int err, const char *errstr)
+static int load_err(const struct policy_desc *d, int err, const char *errstr, int attempts)
 {
+	if (err == -EAGAIN)
+		return kit_err(err, "%s: signed skeleton: %s: %s (%d attempts: a signal interrupted the verifier each time)",
+			       d->name, errstr ? errstr : "load", strerror(-err), attempts);
 	return kit_err(err, "%s: signed skeleton: %s: %s", d->name,
 		       errstr ? errstr : "load", strerror(-err));
 }
+
+/*
+ * Open and load the signed skeleton NAME into s, up to LOAD_ATTEMPTS
+ * times while the load fails with -EAGAIN.  The verifier gives up with
+ * -EAGAIN when a signal is pending (a job-control SIGSTOP/SIGCONT, a
+ * SIGCHLD, a service manager's reload), and the light skeleton's loader
+ * passes that on where libbpf's bpf_prog_load() would retry: so retry the
+ * whole load, as libbpf retries one program.  The loader closes what it
+ * created when it fails and destroy closes the rest, so an attempt leaves
+ * nothing of the policy behind (a map of it that another process took an
+ * fd of meanwhile is that process's: the policy's maps are the ones its
+ * attached programs use, and the "users" walk looks only at those).
+ */
+#define LOAD_ATTEMPTS	5	/* libbpf's PROG_LOAD_ATTEMPTS */
+#define SKEL_OPEN_LOAD(d, a, NAME, s) ({					\
+	int ___e = -EAGAIN, ___i;						\
+										\
+	for (___i = 0; ___e == -EAGAIN && ___i < LOAD_ATTEMPTS; ___i++) {	\
+		NAME##__destroy(s);						\
+		s = NAME##__open();						\
+		if (!s) {							\
+			___e = kit_err(-ENOMEM, "%s: open: out of memory",	\
+				       (d)->name);				\
+			break;							\
+		}								\
+		if ((a)->set_keyring)						\
+			s->keyring_id = (a)->keyring_id;			\
+		___e = NAME##__load(s);						\
+	}									\
+	if (___e && s)								\
+		___e = load_err(d, ___e, s->errstr, ___i);			\
+	___e;									\
+})
 
 static int attach_err(const struct policy_desc *d, int err)
 {
@@ -105,22 +141,22 @@ static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_
 	___e;									\
 })
 
+/* The "users" iterator (policy.bpf.h): a link, not a hook's; the walk
+ * of bpfsign-policy load and status (policy_users.c) runs it from the pin
+ */
+#define PIN_USERS(dir, s) pin_fd(dir, "iter_users", (s)->links.users_fd)
+
 static int load_deny_unsigned(const struct policy_desc *d, const struct load_args *a)
 {
-	struct deny_unsigned *s = deny_unsigned__open();
+	struct deny_unsigned *s = NULL;
 	int err;
 
-	if (!s)
-		return kit_err(-ENOMEM, "%s: open: out of memory", d->name);
-	if (a->set_keyring)
-		s->keyring_id = a->keyring_id;
-	err = deny_unsigned__load(s);
-	if (err) {
-		err = load_err(d, err, s->errstr);
+	err = SKEL_OPEN_LOAD(d, a, deny_unsigned, s);
+	if (err)
 		goto out;
-	}
 	err = FREEZE_COMMON(d, s);
-	err = err ?: SET_OWNER(d, s, s->progs.deny_unsigned.prog_fd, s->progs.guard.prog_fd);
+	err = err ?: SET_OWNER(d, s, s->progs.deny_unsigned.prog_fd, s->progs.guard.prog_fd,
+			       s->progs.users.prog_fd);
 	if (err)
 		goto out;
 	err = deny_unsigned__attach(s);
@@ -131,6 +167,7 @@ static int load_deny_unsigned(const struct policy_desc *d, const struct load_arg
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "link_deny_unsigned", s->links.deny_unsigned_fd);
 	err = err ?: pin_fd(a->dir, "link_guard", s->links.guard_fd);
+	err = err ?: PIN_USERS(a->dir, s);
 out:
 	deny_unsigned__destroy(s);
 	return err;
@@ -212,21 +249,16 @@ static int configure_allowlist(const struct policy_desc *d, struct keyring_allow
 
 static int load_keyring_allowlist(const struct policy_desc *d, const struct load_args *a)
 {
-	struct keyring_allowlist *s = keyring_allowlist__open();
+	struct keyring_allowlist *s = NULL;
 	int err;
 
-	if (!s)
-		return kit_err(-ENOMEM, "%s: open: out of memory", d->name);
-	if (a->set_keyring)
-		s->keyring_id = a->keyring_id;
-	err = keyring_allowlist__load(s);
-	if (err) {
-		err = load_err(d, err, s->errstr);
+	err = SKEL_OPEN_LOAD(d, a, keyring_allowlist, s);
+	if (err)
 		goto out;
-	}
 	err = configure_allowlist(d, s, a->pol);
 	err = err ?: FREEZE_COMMON(d, s);
-	err = err ?: SET_OWNER(d, s, s->progs.keyring_allowlist.prog_fd, s->progs.guard.prog_fd);
+	err = err ?: SET_OWNER(d, s, s->progs.keyring_allowlist.prog_fd, s->progs.guard.prog_fd,
+			       s->progs.users.prog_fd);
 	if (err)
 		goto out;
 	err = keyring_allowlist__attach(s);
@@ -241,6 +273,7 @@ static int load_keyring_allowlist(const struct policy_desc *d, const struct load
 	err = err ?: pin_fd(a->dir, "map_keys_config", s->maps.keys_config.map_fd);
 	err = err ?: pin_fd(a->dir, "link_keyring_allowlist", s->links.keyring_allowlist_fd);
 	err = err ?: pin_fd(a->dir, "link_guard", s->links.guard_fd);
+	err = err ?: PIN_USERS(a->dir, s);
 out:
 	keyring_allowlist__destroy(s);
 	return err;
@@ -248,24 +281,18 @@ out:
 
 static int load_audit_log(const struct policy_desc *d, const struct load_args *a)
 {
-	struct audit_log *s = audit_log__open();
+	struct audit_log *s = NULL;
 	int err;
 
-	if (!s)
-		return kit_err(-ENOMEM, "%s: open: out of memory", d->name);
-	if (a->set_keyring)
-		s->keyring_id = a->keyring_id;
-	err = audit_log__load(s);
-	if (err) {
-		err = load_err(d, err, s->errstr);
+	err = SKEL_OPEN_LOAD(d, a, audit_log, s);
+	if (err)
 		goto out;
-	}
 	err = FREEZE_COMMON(d, s);
 	/* the programs write it; bpf(2) must not (a load's stage in the record) */
 	if (!err && bpf_map_freeze(s->maps.lsm_ret.map_fd))
 		err = kit_err(-errno, "%s: freeze map 'lsm_ret': %s", d->name, strerror(errno));
 	err = err ?: SET_OWNER(d, s, s->progs.audit_lsm.prog_fd, s->progs.audit_check.prog_fd,
-			       s->progs.guard.prog_fd);
+			       s->progs.guard.prog_fd, s->progs.users.prog_fd);
 	if (err)
 		goto out;
 	err = audit_log__attach(s);
@@ -277,6 +304,7 @@ static int load_audit_log(const struct policy_desc *d, const struct load_args *a
 	err = err ?: pin_fd(a->dir, "link_audit_lsm", s->links.audit_lsm_fd);
 	err = err ?: pin_fd(a->dir, "link_audit_check", s->links.audit_check_fd);
 	err = err ?: pin_fd(a->dir, "link_guard", s->links.guard_fd);
+	err = err ?: PIN_USERS(a->dir, s);
 out:
 	audit_log__destroy(s);
 	return err;

@@ -15,12 +15,13 @@
 
 static const char *const map_names[PM_MAX] = {
 	[PM_EVENTS] = "events", [PM_STATS] = "stats", [PM_TALLY] = "tally",
-	[PM_TALLY_ANY] = "tally_any", [PM_CONFIG] = "config",
+	[PM_TALLY_ANY] = "tally_any", [PM_CONFIG] = "config", [PM_OWNER] = "owner",
 };
 
 /* the records: a bpf(2) write to them must fail (bpf_map_freeze) */
 static const bool must_be_frozen[PM_MAX] = {
 	[PM_STATS] = true, [PM_TALLY] = true, [PM_TALLY_ANY] = true, [PM_CONFIG] = true,
+	[PM_OWNER] = true,
 };
 
 #define MAX_MAP_IDS 64

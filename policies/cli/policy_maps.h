@@ -9,7 +9,7 @@
 
 #include <linux/types.h>
 
-enum { PM_EVENTS, PM_STATS, PM_TALLY, PM_TALLY_ANY, PM_CONFIG, PM_MAX };
+enum { PM_EVENTS, PM_STATS, PM_TALLY, PM_TALLY_ANY, PM_CONFIG, PM_OWNER, PM_MAX };
 
 struct policy_maps {
 	int fd[PM_MAX];		/* -1: the program has no such map */

@@ -5,8 +5,8 @@
  * write them".  Each attack_* test loads a policy with the CLI, tries one
  * way around the guard as root without the signing key, and asserts the
  * property; a FAIL is the bypass, and its "# BYPASS" line says what the
- * attacker got.  Explicit; all but attack_policy_reload_race run in the
- * guest-policies-guard boot (scripts/run-tests.sh), or by name:
+ * attacker got.  Explicit; they run in the guest-policies-guard boot
+ * (scripts/run-tests.sh), or by name:
  *
  *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_policy_fmod_ret_skips_guard ...
  *
@@ -21,6 +21,10 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
 #include <linux/types.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -28,6 +32,7 @@
 #include "runner.h"
 #include "util.h"
 #include "policy_fixture.h"
+#include "iter_write.skel.h"
 
 #define POLICY_FILE	"/tmp/attack.policy"
 
@@ -345,10 +350,15 @@ out:
  * update of the policy is an unload and a load): the skeleton creates the
  * maps, the CLI freezes them, writes owner and only then attaches, the
  * guard included.  A process that polls the map ids meanwhile gets the
- * new "stats" and loads an unsigned writer of it before anything is
- * attached (nothing refuses it then), keeps the fd, and runs it whenever
- * it likes.  The property: once deny-unsigned is attached, no unsigned
- * program writes its counters.
+ * new "stats", stops the CLI (SIGSTOP: the verifier then returns -EAGAIN
+ * if it was running) and loads an unsigned writer of it before anything
+ * is attached (nothing refuses it then), keeps the fd, and runs it
+ * whenever it likes.  The guard cannot refuse a program it never saw, so
+ * the property is: the load succeeds despite the signals (its skeleton
+ * load is retried on -EAGAIN), and a writer that holds the policy's
+ * stats never goes unreported: load and status exit non-zero naming its
+ * program.  Whether the racer wins varies from run to run; the assertion
+ * holds either way (attack_policy_load_window_writer wins every time).
  */
 /* Send sig to every process named bpfsign-policy (root may stop root's
  * own processes): how many
@@ -378,9 +388,19 @@ static int signal_cli(int sig)
 	return n;
 }
 
+/* what the racer tells the test: 'w' and the ids of its writer and of
+ * the map it writes, or 'n'
+ */
+struct race_result {
+	char c;
+	__u32 prog_id, map_id;
+};
+
 static int race_writer(int ready, int go)
 {
+	struct race_result r = { .c = 'n' };
 	__u32 id = 0, start = 0, next;
+	struct bpf_prog_info pinfo;
 	struct bpf_map_info info;
 	__u32 len;
 	int fd, pfd = -1, i;
@@ -416,10 +436,19 @@ static int race_writer(int ready, int go)
 			if (pfd < 0)
 				printf("# racer: the writer of map %u refused: %s (EPERM: deny-unsigned was attached first)\n",
 				       id, strerror(-pfd));
+			r.map_id = id;
 		}
 		close(fd);
 	}
-	if (write(ready, pfd >= 0 ? "w" : "n", 1) != 1)
+	if (pfd >= 0) {
+		memset(&pinfo, 0, sizeof(pinfo));
+		len = sizeof(pinfo);
+		if (!bpf_prog_get_info_by_fd(pfd, &pinfo, &len)) {
+			r.c = 'w';
+			r.prog_id = pinfo.id;
+		}
+	}
+	if (write(ready, &r, sizeof(r)) != sizeof(r))
 		return 11;
 	if (pfd < 0)
 		return 1;
@@ -435,18 +464,34 @@ static int race_writer(int ready, int go)
 	return 0;
 }
 
+/* The id of the map pinned as deny-unsigned/map_stats, or 0 */
+static __u32 stats_map_id(void)
+{
+	struct bpf_map_info info;
+	__u32 len = sizeof(info);
+	int fd = policy_map_fd_by_id("deny-unsigned", "map_stats");
+
+	memset(&info, 0, sizeof(info));
+	if (fd < 0 || bpf_map_get_info_by_fd(fd, &info, &len))
+		info.id = 0;
+	if (fd >= 0)
+		close(fd);
+	return info.id;
+}
+
 TEST_EXPLICIT(attack_policy_reload_race)
 {
-	__u64 before[BPFSIGN_STAT_MAX];
+	struct race_result r = {};
+	char msg[128], c = 0;
 	int ready[2], go[2], status, rc, attempt;
+	bool won = false;
 	pid_t pid = 0;
-	char c = 0;
 
 	policy_unload_all();
 	if (!ASSERT_OK(pipe(ready), "pipe") || !ASSERT_OK(pipe(go), "pipe"))
 		return;
-	/* a reload is what the attacker waits for: try a few */
-	for (attempt = 0; attempt < 5 && c != 'w'; attempt++) {
+	/* a reload is what the attacker waits for: a few, until he wins */
+	for (attempt = 0; attempt < 3 && !won; attempt++) {
 		if (pid > 0) {
 			kill(pid, SIGKILL);
 			waitpid(pid, NULL, 0);
@@ -458,30 +503,44 @@ TEST_EXPLICIT(attack_policy_reload_race)
 			_exit(race_writer(ready[1], go[0]));
 		if (!ASSERT_TRUE(pid > 0 && read(ready[0], &c, 1) == 1 && c == 'r', "the racer polls"))
 			goto out;
-		if (policy_cli("load", "deny-unsigned", NULL)) {
-			FAIL("load deny-unsigned: %s", policy_out);
+		rc = policy_cli("load", "deny-unsigned", NULL);
+		if (!ASSERT_TRUE(read(ready[0], &r, sizeof(r)) == sizeof(r), "the racer's result"))
+			goto out;
+		/* the racer's SIGSTOP: load_err() names the attempts if they ran out */
+		if (!ASSERT_TRUE(policy_pinned("deny-unsigned"), "load: attached despite the signals")) {
+			policy_dump_out();
 			goto out;
 		}
-		if (!ASSERT_TRUE(read(ready[0], &c, 1) == 1, "the racer's result"))
-			goto out;
-		printf("# load %d: the racer %s\n", attempt + 1,
-		       c == 'w' ? "holds an unsigned writer of the new stats" : "lost");
+		won = r.c == 'w' && r.map_id == stats_map_id();
+		printf("# load %d: exit %d, the racer %s\n", attempt + 1, rc,
+		       won ? "holds an unsigned writer of the policy's stats" :
+		       r.c == 'w' ? "holds a writer of a map the load discarded" : "lost");
+		snprintf(msg, sizeof(msg), "counters not trustworthy: program %u ", r.prog_id);
+		if (!won) {
+			/* no false alarm: a writer of another map is not one */
+			if (!ASSERT_EQ(rc, 0, "load: exit 0, no writer of its maps"))
+				policy_dump_out();
+			continue;
+		}
+		/* policy_users_check(): the walk after the attach */
+		if (!ASSERT_TRUE(rc != 0, "load: non-zero exit, a writer of stats") ||
+		    !ASSERT_HAS(policy_out, msg, "load: names the writer"))
+			policy_dump_out();
 	}
 	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "deny-unsigned denies");
-	ASSERT_TRUE(policy_status_counts("deny-unsigned", before, &rc), "status before");
-	ASSERT_GE(before[BPFSIGN_STAT_DENY], 1, "a denial to erase");
-	if (write(go[1], "g", 1) != 1)
-		FAIL("go");
-	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status))
-		printf("# BYPASS: an unsigned program loaded during the policy's load wrote stats[deny] after the attach\n");
-	pid = 0;
-	{
-		__u64 n[BPFSIGN_STAT_MAX];
-
-		ASSERT_TRUE(policy_status_counts("deny-unsigned", n, &rc), "status after");
-		printf("# status exit %d, deny %llu (was %llu)\n", rc, n[BPFSIGN_STAT_DENY],
-		       before[BPFSIGN_STAT_DENY]);
-		ASSERT_GE(n[BPFSIGN_STAT_DENY], before[BPFSIGN_STAT_DENY], "stats[deny] not erased");
+	if (won && write(go[1], "g", 1) == 1 && waitpid(pid, &status, 0) == pid) {
+		pid = 0;
+		printf("# the racer's writer ran: exit %d\n", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	rc = policy_cli("status", NULL);
+	printf("# status exit %d\n", rc);
+	if (won) {
+		/* status runs the same check: not trustworthy while it lives */
+		if (!ASSERT_TRUE(rc != 0, "status: non-zero exit, a writer of stats") ||
+		    !ASSERT_HAS(policy_out, msg, "status: names the writer"))
+			policy_dump_out();
+	} else if (!ASSERT_EQ(rc, 0, "status: exit 0, no writer of the policy's maps")) {
+		policy_dump_out();
 	}
 out:
 	if (pid > 0) {
@@ -492,5 +551,254 @@ out:
 	close(ready[1]);
 	close(go[0]);
 	close(go[1]);
+	policy_unload_all();
+}
+
+/* --- a writer the guard admits: permissive mode ----------------------- */
+
+/*
+ * The walk of policy_users_check() made deterministic: a permissive
+ * policy's guard records a would-deny and admits the writer, as a
+ * program loaded before the attach was admitted.  status must then
+ * refuse the counters naming the writer and the map, and take them again
+ * once the writer is gone.
+ */
+TEST_EXPLICIT(attack_policy_writer_reported)
+{
+	char msg[128];
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int mfd = -1, pfd = -1, rc, tries;
+
+	policy_unload_all();
+	if (!policy_load_allowlist(POLICY_FILE, "mode permissive\n" GUARD_POLICY))
+		goto out;
+	ASSERT_EQ(policy_cli("status", NULL), 0, "status: exit 0 before any writer");
+	mfd = policy_map_fd_by_id("keyring-allowlist", "map_stats");
+	if (!ASSERT_OK(mfd, "stats by id"))
+		goto out;
+	pfd = policy_load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
+	memset(&info, 0, sizeof(info));
+	if (!ASSERT_OK(pfd, "the writer: admitted, permissive") ||
+	    !ASSERT_OK(bpf_prog_get_info_by_fd(pfd, &info, &len), "the writer's id"))
+		goto out;
+	snprintf(msg, sizeof(msg), "counters not trustworthy: program %u uses map stats", info.id);
+	rc = policy_cli("status", NULL);
+	/* policy_users_check() from status_maps() */
+	if (!ASSERT_TRUE(rc != 0, "status: non-zero exit while a writer lives") ||
+	    !ASSERT_HAS(policy_out, msg, "status: names the writer and the map"))
+		policy_dump_out();
+	close(pfd);
+	pfd = -1;
+	/* the program is freed after an RCU grace period */
+	for (rc = 1, tries = 0; rc && tries < 500; tries++) {
+		rc = policy_cli("status", NULL);
+		if (rc)
+			usleep(10000);
+	}
+	if (!ASSERT_EQ(rc, 0, "status: exit 0 once the writer is gone"))
+		policy_dump_out();
+out:
+	if (pfd >= 0)
+		close(pfd);
+	if (mfd >= 0)
+		close(mfd);
+	policy_unload_all();
+}
+
+/* --- the load's window, deterministic --------------------------------- */
+
+/* An fd of the newest map named "stats" (the load's under way), or -1 */
+static int newest_stats_fd(void)
+{
+	struct bpf_map_info info;
+	__u32 id = 0, best = 0, len;
+	int fd;
+
+	while (!bpf_map_get_next_id(id, &id)) {
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_map_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, "stats"))
+			best = id;
+		close(fd);
+	}
+	return best ? bpf_map_get_fd_by_id(best) : -1;
+}
+
+/*
+ * Run "bpfsign-policy load deny-unsigned" under ptrace; at the entry of
+ * its first BPF_RAW_TRACEPOINT_OPEN (the skeleton's first attach: every
+ * map made, frozen and owned, nothing attached) load an unsigned writer of
+ * the new stats, as a racer that wins would, its fd into *pfd.  The CLI's
+ * exit code (output in policy_out), or -1.
+ */
+static int load_with_writer_in_window(int *pfd)
+{
+	const char *const argv[] = { POLICY_CLI, "load", "deny-unsigned", NULL };
+	int out = memfd_create("traced-load", 0), status, sig, mfd;
+	struct user_regs_struct regs;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	*pfd = -1;
+	policy_out[0] = 0;
+	if (out < 0)
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(out, 1);
+		dup2(out, 2);
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
+	    ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(PTRACE_O_TRACESYSGOOD |
+								PTRACE_O_EXITKILL))) {
+		if (pid > 0)
+			kill(pid, SIGKILL);
+		close(out);
+		return -1;
+	}
+	for (sig = 0; !ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig); ) {
+		if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+			break;
+		sig = WSTOPSIG(status);
+		if (sig == SIGTRAP)	/* the exec's */
+			sig = 0;
+		if (sig != (SIGTRAP | 0x80))
+			continue;
+		sig = 0;
+		/* a syscall's entry (rax -ENOSYS), not its exit */
+		if (*pfd >= 0 || ptrace(PTRACE_GETREGS, pid, NULL, &regs) ||
+		    regs.orig_rax != __NR_bpf || regs.rdi != BPF_RAW_TRACEPOINT_OPEN ||
+		    (long)regs.rax != -ENOSYS)
+			continue;
+		mfd = newest_stats_fd();
+		if (mfd >= 0) {
+			*pfd = policy_load_zeroer(mfd, false, BPFSIGN_STAT_DENY);
+			close(mfd);
+		}
+		printf("# the CLI stopped at its first attach: writer of the new stats %s\n",
+		       *pfd >= 0 ? "loaded" : "refused");
+		if (*pfd < 0)
+			*pfd = -2;	/* tried once */
+	}
+	/* the loop ends at the exit, or when ptrace lost the CLI */
+	if (!WIFEXITED(status) && !WIFSIGNALED(status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	lseek(out, 0, SEEK_SET);
+	while ((n = read(out, policy_out + len, sizeof(policy_out) - 1 - len)) > 0)
+		len += n;
+	policy_out[len] = 0;
+	close(out);
+	if (*pfd == -2)
+		*pfd = -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * The racer of attack_policy_reload_race, winning every time: a writer of
+ * the policy's stats loaded in the window between the skeleton's load and
+ * its attach, which no guard saw.  load must exit non-zero naming it (the
+ * policy left attached), and status too while it lives; once it is gone,
+ * status takes the counters again.
+ */
+TEST_EXPLICIT(attack_policy_load_window_writer)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	char msg[128];
+	int pfd = -1, rc, tries;
+
+	policy_unload_all();
+	rc = load_with_writer_in_window(&pfd);
+	memset(&info, 0, sizeof(info));
+	if (!ASSERT_OK(pfd, "the writer, loaded in the window") ||
+	    !ASSERT_OK(bpf_prog_get_info_by_fd(pfd, &info, &len), "the writer's id")) {
+		policy_dump_out();
+		goto out;
+	}
+	ASSERT_TRUE(policy_pinned("deny-unsigned"), "load: the policy stays attached");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "deny-unsigned denies");
+	snprintf(msg, sizeof(msg), "counters not trustworthy: program %u uses map stats", info.id);
+	/* policy_users_check() from run_load(), after the attach */
+	if (!ASSERT_TRUE(rc != 0, "load: non-zero exit, a writer of stats") ||
+	    !ASSERT_HAS(policy_out, msg, "load: names the writer and the map"))
+		policy_dump_out();
+	rc = policy_cli("status", NULL);
+	if (!ASSERT_TRUE(rc != 0, "status: non-zero exit while the writer lives") ||
+	    !ASSERT_HAS(policy_out, msg, "status: names the writer and the map"))
+		policy_dump_out();
+	close(pfd);
+	pfd = -1;
+	/* the program is freed after an RCU grace period */
+	for (rc = 1, tries = 0; rc && tries < 500; tries++) {
+		rc = policy_cli("status", NULL);
+		if (rc)
+			usleep(10000);
+	}
+	if (!ASSERT_EQ(rc, 0, "status: exit 0 once the writer is gone"))
+		policy_dump_out();
+out:
+	if (pfd >= 0)
+		close(pfd);
+	policy_unload_all();
+}
+
+/* --- the walk's own pin ------------------------------------------------ */
+
+/*
+ * The walk of load and status runs the iterator pinned as iter_users.
+ * Root unpins it and pins there an iterator of his own that never reports
+ * anything (a reader of a map of his, loaded before the policy): status
+ * must refuse the pin, whose program is not one of the policy's frozen
+ * "owner" ids, rather than call the counters trustworthy.
+ */
+TEST_EXPLICIT(attack_policy_users_repinned)
+{
+	union bpf_iter_link_info linfo = {};
+	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &linfo,
+		    .link_info_len = sizeof(linfo));
+	const char *pin = POLICY_PIN_DIR "/deny-unsigned/iter_users";
+	struct bpf_link *link = NULL;
+	struct iter_write *it;
+	int mfd = -1, rc;
+
+	policy_unload_all();
+	/* unsigned: loaded before the policy, which would refuse it */
+	it = iter_write__open_and_load();
+	if (!ASSERT_TRUE(it != NULL, "a reading bpf_map_elem iterator, before the policy"))
+		return;
+	if (!ASSERT_EQ(policy_cli("load", "deny-unsigned", NULL), 0, "load deny-unsigned")) {
+		policy_dump_out();
+		goto out;
+	}
+	ASSERT_EQ(policy_cli("status", NULL), 0, "status: exit 0, its own iterator pinned");
+	mfd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "decoy", 4, 4, 1, NULL);
+	if (!ASSERT_OK(mfd, "a map of root's own"))
+		goto out;
+	linfo.map.map_fd = mfd;
+	link = bpf_program__attach_iter(it->progs.peek, &opts);
+	if (!ASSERT_TRUE(link != NULL, "root's iterator link") ||
+	    !ASSERT_OK(unlink(pin), "unpin iter_users") ||
+	    !ASSERT_OK(bpf_obj_pin(bpf_link__fd(link), pin), "pin root's link as iter_users"))
+		goto out;
+	rc = policy_cli("status", NULL);
+	/* policy_users.c users_link(): the link's program must be an owner id */
+	if (!ASSERT_TRUE(rc != 0, "status: non-zero exit, iter_users re-pinned") ||
+	    !ASSERT_HAS(policy_out, "is not the policy's users iterator", "status: names the pin"))
+		policy_dump_out();
+out:
+	bpf_link__destroy(link);
+	if (mfd >= 0)
+		close(mfd);
+	iter_write__destroy(it);
 	policy_unload_all();
 }

@@ -1473,16 +1473,21 @@ out:
 /* BPF_PROG_BIND_MAP adds a map to a loaded program's maps without any
  * LSM hook: it gives the program no way to write it (its instructions
  * were verified without it), and a map bound to the policy's own program
- * under the name "stats" is refused by status and log, not read.
+ * under the name "stats" is refused by status and log, not read.  The
+ * bound map is in the program's used maps, where the guard and the walk
+ * of status (policy_users.c) look: status names the program until it is
+ * gone, as it would a writer (no instruction tells the two apart).
  */
 TEST_EXPLICIT(attack_policy_guard_bind_map)
 {
 	LIBBPF_OPTS(bpf_prog_bind_opts, bopts);
 	__u64 before[BPFSIGN_STAT_MAX], fake_n = 1000000;
 	struct fixture f;
-	int mfd = -1, pfd = -1, fake = -1, own = -1, lfd;
+	int mfd = -1, pfd = -1, fake = -1, own = -1, lfd, rc, tries;
+	struct bpf_prog_info pinfo;
 	struct bpf_link_info info;
 	__u32 len = sizeof(info), i;
+	char msg[128];
 
 	if (!guard_setup(&f))
 		goto out;
@@ -1500,7 +1505,27 @@ TEST_EXPLICIT(attack_policy_guard_bind_map)
 		memset(policy_out, 0, 64);
 		ASSERT_OK(bpf_prog_test_run_opts(pfd, &run), "test run of the bound program");
 	}
+	memset(&pinfo, 0, sizeof(pinfo));
+	len = sizeof(pinfo);
+	if (!ASSERT_OK(bpf_prog_get_info_by_fd(pfd, &pinfo, &len), "the bound program's id"))
+		goto out;
+	snprintf(msg, sizeof(msg), "counters not trustworthy: program %u uses map stats", pinfo.id);
+	rc = policy_cli("status", NULL);
+	/* policy_users.c: the users iterator reads used_maps, the bound map too */
+	if (!ASSERT_TRUE(rc != 0, "status: non-zero exit while stats is bound to it") ||
+	    !ASSERT_HAS(policy_out, msg, "status: names the program and the map"))
+		policy_dump_out();
+	close(pfd);
+	pfd = -1;
+	/* the program is freed after an RCU grace period */
+	for (rc = 1, tries = 0; rc && tries < 500; tries++) {
+		rc = policy_cli("status", NULL);
+		if (rc)
+			usleep(10000);
+	}
+	ASSERT_EQ(rc, 0, "status: exit 0 once the program is gone");
 	check_kept(before, 0);
+	len = sizeof(info);
 
 	/* an impostor "stats", frozen, bound to the policy's own program */
 	fake = bpf_map_create(BPF_MAP_TYPE_ARRAY, "stats", 4, 8, BPFSIGN_STAT_MAX, NULL);
