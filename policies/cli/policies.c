@@ -102,8 +102,10 @@ static int freeze_counters(const struct policy_desc *d, int stats_fd, int tally_
  * The ids of the policy's programs into its "owner" map, frozen (and
  * BPF_F_RDONLY_PROG): the guard (policy.bpf.h) then gives an fd to a
  * program that reaches the policy's maps only if it is one of these.
- * Done before the attach, while no program but the skeleton's can hold
- * the maps: the guard is not attached yet, and the maps are not pinned.
+ * Done before the attach.  Until then root can open the maps by id and
+ * write them, or bind them to a program of its own: the read-back after
+ * the freeze finds the first, the "users" iterator after the attach the
+ * second (policy_users.c).
  */
 static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_fds, int n)
 {
