@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile review, round 5: the integrity of the policies' maps after
+ * issue 42 (read-back after the freeze, the "users" iterator, the EAGAIN
+ * retry).  Property under test: "the counters and records status/log
+ * report are exactly what the policy's own programs and the
+ * administrator's CLI wrote; when not, load/status exit non-zero naming
+ * the cause".  Attacker: root without a signing key.  Explicit, by name:
+ *
+ *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_round5_window_writer_kept \
+ *       attack_round5_window_writer_freed attack_round5_window_map_in_map
+ *
+ *   attack_round5_window_writer_kept   control: passes (the walk names a
+ *                                      writer that is still loaded)
+ *   attack_round5_window_writer_freed  FAILS: a writer that ran in the
+ *                                      window and was freed before the
+ *                                      walk forges counters and a record;
+ *                                      load, status and log all exit 0
+ *   attack_round5_window_map_in_map    FAILS: a writer loaded in the
+ *                                      window through a map-in-map is
+ *                                      never named, stays, and rewrites
+ *                                      the counters after the load
+ *
+ * Each test unloads every policy before and after it.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
+
+#include "runner.h"
+#include "util.h"
+#include "policy_fixture.h"
+
+/* what the forged record says: a uid that never loaded anything */
+#define FRAMED_UID	4711
+#define FRAMED_PID	4242
+#define FRAMED_COMM	"framed"
+
+/* An fd of the newest map called name (the load's under way), or -1 */
+static int newest_map_fd(const char *name)
+{
+	struct bpf_map_info info;
+	__u32 id = 0, best = 0, len;
+	int fd;
+
+	while (!bpf_map_get_next_id(id, &id)) {
+		fd = bpf_map_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_map_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name))
+			best = id;
+		close(fd);
+	}
+	return best ? bpf_map_get_fd_by_id(best) : -1;
+}
+
+#define EV_OFF	(-256)	/* the forged record on the writer's stack */
+#define KEY_OFF	(-8)
+
+/* stats[idx] = v: 8 instructions */
+#define SET_STAT(n, fd, idx, v)							\
+	n[i++] = (struct bpf_insn)INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, fd); \
+	n[i++] = (struct bpf_insn)INSN(0, 0, 0, 0, 0);				\
+	n[i++] = (struct bpf_insn)ST_MEM(BPF_W, BPF_REG_10, KEY_OFF, idx);	\
+	n[i++] = (struct bpf_insn)MOV64_REG(BPF_REG_2, BPF_REG_10);		\
+	n[i++] = (struct bpf_insn)ADD64_IMM(BPF_REG_2, KEY_OFF);		\
+	n[i++] = (struct bpf_insn)CALL(BPF_FUNC_map_lookup_elem);		\
+	n[i++] = (struct bpf_insn)JEQ_IMM(BPF_REG_0, 0, 1);			\
+	n[i++] = (struct bpf_insn)ST_MEM(BPF_DW, BPF_REG_0, 0, v)
+
+#define EV_FIELD(sz, field, v)							\
+	n[i++] = (struct bpf_insn)ST_MEM(sz, BPF_REG_10,			\
+		EV_OFF + (int)offsetof(struct bpfsign_event, field), v)
+
+/*
+ * An unsigned cgroup_skb program that makes deny-unsigned's maps say it
+ * denied one load of uid FRAMED_UID: a record in events (seq 1) and
+ * stats[deny] = stats[ringed] = 1, so that log's seq and sum checks agree.
+ * Its fd, or -errno.
+ */
+static int load_forger(int stats_fd, int events_fd)
+{
+	struct bpf_insn n[128];
+	const char comm[] = FRAMED_COMM;
+	unsigned int i = 0, off;
+	int fd;
+
+	_Static_assert(sizeof(struct bpfsign_event) % 8 == 0 &&
+		       sizeof(struct bpfsign_event) <= -EV_OFF + KEY_OFF, "record fits");
+	for (off = 0; off < sizeof(struct bpfsign_event); off += 8)
+		n[i++] = (struct bpf_insn)ST_MEM(BPF_DW, BPF_REG_10, EV_OFF + off, 0);
+	n[i++] = (struct bpf_insn)CALL(BPF_FUNC_ktime_get_boot_ns);
+	n[i++] = (struct bpf_insn)INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_0,
+				       EV_OFF + (int)offsetof(struct bpfsign_event, boot_ns), 0);
+	EV_FIELD(BPF_DW, seq, 1);
+	EV_FIELD(BPF_W, pid, FRAMED_PID);
+	EV_FIELD(BPF_W, uid, FRAMED_UID);
+	for (off = 0; off < sizeof(comm) - 1; off++)
+		n[i++] = (struct bpf_insn)ST_MEM(BPF_B, BPF_REG_10,
+			EV_OFF + (int)offsetof(struct bpfsign_event, comm) + off, comm[off]);
+	EV_FIELD(BPF_W, prog_type, BPF_PROG_TYPE_KPROBE);
+	EV_FIELD(BPF_W, err, -EPERM);
+	EV_FIELD(BPF_B, decision, BPFSIGN_DENY);
+	EV_FIELD(BPF_B, stage, BPFSIGN_STAGE_LSM);
+	EV_FIELD(BPF_B, policy, BPFSIGN_POLICY_DENY_UNSIGNED);
+	SET_STAT(n, stats_fd, BPFSIGN_STAT_DENY, 1);
+	SET_STAT(n, stats_fd, BPFSIGN_STAT_RINGED, 1);
+	n[i++] = (struct bpf_insn)INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0,
+				       events_fd);
+	n[i++] = (struct bpf_insn)INSN(0, 0, 0, 0, 0);
+	n[i++] = (struct bpf_insn)MOV64_REG(BPF_REG_2, BPF_REG_10);
+	n[i++] = (struct bpf_insn)ADD64_IMM(BPF_REG_2, EV_OFF);
+	n[i++] = (struct bpf_insn)MOV64_IMM(BPF_REG_3, sizeof(struct bpfsign_event));
+	n[i++] = (struct bpf_insn)MOV64_IMM(BPF_REG_4, 0);
+	n[i++] = (struct bpf_insn)CALL(BPF_FUNC_ringbuf_output);
+	n[i++] = (struct bpf_insn)MOV64_IMM(BPF_REG_0, 1);
+	n[i++] = (struct bpf_insn)EXIT_INSN();
+	if (i > ARRAY_LEN(n))
+		abort();
+	fd = load_prog_type(BPF_PROG_TYPE_CGROUP_SKB, n, i, NULL);
+	return fd < 0 ? -errno : fd;
+}
+
+static int test_run(int pfd)
+{
+	char pkt[64] = {};
+	LIBBPF_OPTS(bpf_test_run_opts, run, .data_in = pkt, .data_size_in = sizeof(pkt));
+
+	return bpf_prog_test_run_opts(pfd, &run) ? -errno : (int)run.retval;
+}
+
+/* What the attacker does while the CLI is stopped: 0 if it got its writer */
+typedef int (*window_fn)(void *arg);
+
+/*
+ * Run "bpfsign-policy load deny-unsigned" under ptrace (root stops its
+ * own child: no luck needed, attack_policy_load_window_writer's method);
+ * at the entry of its first BPF_RAW_TRACEPOINT_OPEN (the skeleton's first
+ * attach: every map made, configured, frozen, read back, owner written,
+ * nothing attached) call fn once.  The CLI's exit code (its output in
+ * policy_out), or -1; *fn_rc what fn returned (-ENOENT: never called).
+ */
+static int traced_load(window_fn fn, void *arg, int *fn_rc)
+{
+	const char *const argv[] = { POLICY_CLI, "load", "deny-unsigned", NULL };
+	int out = memfd_create("traced-load", 0), status = 0, sig;
+	struct user_regs_struct regs;
+	bool called = false;
+	ssize_t n, len = 0;
+	pid_t pid;
+
+	*fn_rc = -ENOENT;
+	policy_out[0] = 0;
+	if (out < 0)
+		return -1;
+	pid = fork();
+	if (!pid) {
+		dup2(out, 1);
+		dup2(out, 2);
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		execv(argv[0], (char **)argv);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
+	    ptrace(PTRACE_SETOPTIONS, pid, NULL, (void *)(long)(PTRACE_O_TRACESYSGOOD |
+								PTRACE_O_EXITKILL))) {
+		if (pid > 0)
+			kill(pid, SIGKILL);
+		close(out);
+		return -1;
+	}
+	for (sig = 0; !ptrace(PTRACE_SYSCALL, pid, NULL, (void *)(long)sig); ) {
+		if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+			break;
+		sig = WSTOPSIG(status);
+		if (sig == SIGTRAP)	/* the exec's */
+			sig = 0;
+		if (sig != (SIGTRAP | 0x80))
+			continue;
+		sig = 0;
+		/* a syscall's entry (rax -ENOSYS), not its exit */
+		if (called || ptrace(PTRACE_GETREGS, pid, NULL, &regs) ||
+		    regs.orig_rax != __NR_bpf || regs.rdi != BPF_RAW_TRACEPOINT_OPEN ||
+		    (long)regs.rax != -ENOSYS)
+			continue;
+		called = true;
+		*fn_rc = fn(arg);
+	}
+	if (!WIFEXITED(status) && !WIFSIGNALED(status)) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	lseek(out, 0, SEEK_SET);
+	while ((n = read(out, policy_out + len, sizeof(policy_out) - 1 - len)) > 0)
+		len += n;
+	policy_out[len] = 0;
+	close(out);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* --- a writer that ran in the window ------------------------------------ */
+
+struct forger {
+	bool keep;	/* keep the writer loaded through the load (the control) */
+	int pfd;
+	__u32 id;
+	int ran;	/* the writer's test run: its retval, or -errno */
+	bool gone;	/* its id left the kernel's list before the CLI went on */
+};
+
+static int forge_in_window(void *arg)
+{
+	struct forger *f = arg;
+	int sfd = newest_map_fd("stats"), efd = newest_map_fd("events"), tries;
+
+	f->pfd = -1;
+	if (sfd >= 0 && efd >= 0)
+		f->pfd = load_forger(sfd, efd);
+	if (sfd >= 0)
+		close(sfd);
+	if (efd >= 0)
+		close(efd);
+	if (f->pfd < 0)
+		return f->pfd;
+	f->id = prog_id(f->pfd);
+	f->ran = test_run(f->pfd);
+	if (f->keep)
+		return 0;
+	close(f->pfd);
+	f->pfd = -1;
+	/* the last reference drops the id at once (bpf_prog_put, process
+	 * context); wait for it all the same, the walk must not meet it
+	 */
+	for (tries = 0; tries < 500; tries++) {
+		int fd = bpf_prog_get_fd_by_id(f->id);
+
+		if (fd < 0 && errno == ENOENT) {
+			f->gone = true;
+			break;
+		}
+		if (fd >= 0)
+			close(fd);
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * Control of the harness: the same writer, kept loaded.  load's walk
+ * (policy_users_check(), after the attach) must name it and exit 1, and
+ * status too: proof that the writer lands in the window, on the new
+ * policy's maps, and that the walk sees a program that still lives.
+ */
+TEST_EXPLICIT(attack_round5_window_writer_kept)
+{
+	struct forger f = { .keep = true, .pfd = -1 };
+	char msg[128];
+	int rc, frc;
+
+	policy_unload_all();
+	rc = traced_load(forge_in_window, &f, &frc);
+	if (!ASSERT_EQ(frc, 0, "the forger, loaded in the window") ||
+	    !ASSERT_EQ(f.ran, 1, "the forger ran")) {
+		printf("# forger load: %s\n", vlog);
+		policy_dump_out();
+		goto out;
+	}
+	ASSERT_TRUE(policy_pinned("deny-unsigned"), "load: the policy stays attached");
+	snprintf(msg, sizeof(msg), "counters not trustworthy: program %u uses map", f.id);
+	/* policy_users.c: the walk names a live user of the maps */
+	if (!ASSERT_TRUE(rc != 0, "load: non-zero exit, a live writer") ||
+	    !ASSERT_HAS(policy_out, msg, "load: names the writer"))
+		policy_dump_out();
+	rc = policy_cli("status", NULL);
+	if (!ASSERT_TRUE(rc != 0, "status: non-zero exit while the writer lives") ||
+	    !ASSERT_HAS(policy_out, msg, "status: names the writer"))
+		policy_dump_out();
+out:
+	if (f.pfd >= 0)
+		close(f.pfd);
+	policy_unload_all();
+}
+
+/*
+ * The same writer, run in the window after the read-back and closed
+ * before the CLI goes on: it is gone when load's walk runs, so nothing
+ * names it, and what it wrote stays.  deny-unsigned then reports one
+ * denial it never made: a record of uid FRAMED_UID (comm "framed", a
+ * kprobe program, seq 1) that log prints, with counters that add up
+ * (deny 1 = ringed 1).  The property asks load or status to exit
+ * non-zero naming the cause; the test asserts that and fails (bypass).
+ * The first assertions are the harness's: the writer loaded, ran, left.
+ */
+TEST_EXPLICIT(attack_round5_window_writer_freed)
+{
+	struct forger f = { .keep = false, .pfd = -1 };
+	__u64 n[BPFSIGN_STAT_MAX];
+	int rc, src, lrc, frc;
+	char uid[32];
+
+	policy_unload_all();
+	rc = traced_load(forge_in_window, &f, &frc);
+	if (!ASSERT_EQ(frc, 0, "the forger, loaded in the window") ||
+	    !ASSERT_EQ(f.ran, 1, "the forger ran") ||
+	    !ASSERT_TRUE(f.gone, "the forger freed before the CLI went on")) {
+		printf("# forger load: %s\n", vlog);
+		policy_dump_out();
+		goto out;
+	}
+	printf("# load exit %d\n", rc);
+	policy_dump_out();
+	if (!ASSERT_TRUE(policy_pinned("deny-unsigned"), "the policy is attached"))
+		goto out;
+	/* the harness: the forged state is what status and log show */
+	if (!ASSERT_TRUE(policy_status_counts("deny-unsigned", n, &src), "status counters"))
+		goto out;
+	policy_dump_out();
+	ASSERT_EQ(n[BPFSIGN_STAT_DENY], 1, "status: deny 1, which the policy never decided");
+	lrc = policy_cli("log", "deny-unsigned", NULL);
+	policy_dump_out();
+	snprintf(uid, sizeof(uid), "\"uid\":%u", FRAMED_UID);
+	ASSERT_HAS(policy_out, uid, "log: the forged record, of a uid that loaded nothing");
+	ASSERT_HAS(policy_out, "\"comm\":\"" FRAMED_COMM "\"", "log: the forged comm");
+	/* the property: some command must say the maps were written by another program */
+	if (!ASSERT_TRUE(rc != 0 || src != 0 || lrc != 0,
+			 "load, status or log: non-zero exit, the maps were written in the window"))
+		printf("# BYPASS: root without the key forged a denial of uid %u (deny 1, ringed 1, "
+		       "a record) in the window; load %d, status %d, log %d all exit 0\n",
+		       FRAMED_UID, rc, src, lrc);
+out:
+	if (f.pfd >= 0)
+		close(f.pfd);
+	policy_unload_all();
+}
+
+/* --- a writer that stays, through a map-in-map ---------------------------- */
+
+struct mim {
+	int outer;	/* an array of maps whose template fits stats */
+	int pfd;	/* a zeroer of stats[deny] through slot 0 */
+	__u32 id;
+};
+
+static int mim_in_window(void *arg)
+{
+	struct mim *w = arg;
+	int sfd = newest_map_fd("stats");
+	LIBBPF_OPTS(bpf_map_create_opts, o);
+
+	w->outer = w->pfd = -1;
+	if (sfd < 0)
+		return -ENOENT;
+	o.inner_map_fd = sfd;
+	w->outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "outer", 4, 4, 1, &o);
+	close(sfd);
+	if (w->outer < 0)
+		return -errno;
+	/* the template only: slot 0 stays empty until after the load */
+	w->pfd = policy_load_zeroer(w->outer, true, BPFSIGN_STAT_DENY);
+	if (w->pfd < 0)
+		return w->pfd;
+	w->id = prog_id(w->pfd);
+	return 0;
+}
+
+/*
+ * A writer loaded in the window that names no policy map: a map-in-map
+ * whose template is the new stats, the slot empty.  load's walk and
+ * status's see only used_maps (the outer map), so both exit 0; then root
+ * puts stats in the slot (BPF_MAP_GET_FD_BY_ID: a map fd is not refused,
+ * BPF_MAP_UPDATE_ELEM of the outer map has no hook) and zeroes
+ * stats[deny] at will, and status still exits 0.  The iterator could see
+ * the template (the guard compares it: guard_prog()); it does not look.
+ */
+TEST_EXPLICIT(attack_round5_window_map_in_map)
+{
+	struct mim w = { .outer = -1, .pfd = -1 };
+	__u64 before[BPFSIGN_STAT_MAX], after[BPFSIGN_STAT_MAX];
+	int rc, frc, src, sfd = -1, zero = 0;
+
+	policy_unload_all();
+	rc = traced_load(mim_in_window, &w, &frc);
+	if (!ASSERT_EQ(frc, 0, "the map-in-map writer, loaded in the window")) {
+		printf("# writer load: %s\n", vlog);
+		policy_dump_out();
+		goto out;
+	}
+	printf("# load exit %d\n", rc);
+	policy_dump_out();
+	if (!ASSERT_TRUE(policy_pinned("deny-unsigned"), "the policy is attached"))
+		goto out;
+	/* the harness: deny-unsigned denies, and counts it */
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "deny-unsigned denies");
+	if (!ASSERT_TRUE(policy_status_counts("deny-unsigned", before, &src), "status counters") ||
+	    !ASSERT_GE(before[BPFSIGN_STAT_DENY], 1, "status: the denial counted"))
+		goto out;
+	sfd = policy_map_fd_by_id("deny-unsigned", "map_stats");
+	if (!ASSERT_OK(sfd, "stats by id") ||
+	    !ASSERT_OK(bpf_map_update_elem(w.outer, &zero, &sfd, BPF_ANY),
+		       "stats into the writer's outer map, after the load"))
+		goto out;
+	ASSERT_EQ(test_run(w.pfd), 1, "the writer ran");
+	if (!ASSERT_TRUE(policy_status_counts("deny-unsigned", after, &frc), "status counters"))
+		goto out;
+	policy_dump_out();
+	ASSERT_EQ(after[BPFSIGN_STAT_DENY], 0, "the writer zeroed stats[deny]");
+	/* the property: a writer lives, load or status must say so */
+	if (!ASSERT_TRUE(rc != 0 || src != 0 || frc != 0,
+			 "load or status: non-zero exit, a writer of stats is loaded"))
+		printf("# BYPASS: program %u rewrote deny-unsigned's stats[deny] %llu -> %llu; "
+		       "load %d, status %d and %d all exit 0\n", w.id,
+		       (unsigned long long)before[BPFSIGN_STAT_DENY],
+		       (unsigned long long)after[BPFSIGN_STAT_DENY], rc, src, frc);
+out:
+	if (sfd >= 0)
+		close(sfd);
+	if (w.pfd >= 0)
+		close(w.pfd);
+	if (w.outer >= 0)
+		close(w.outer);
+	policy_unload_all();
+}
