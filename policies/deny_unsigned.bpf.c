@@ -15,6 +15,12 @@
  * whatever keyring verified the loader (aux->loader_keyring_type is not
  * looked at).
  *
+ * Installing MAC policy (an LSM or fmod_ret program, or any program on a
+ * function a policy attaches to) needs CAP_MAC_ADMIN in the initial user
+ * namespace besides, signed or not (policy.bpf.h, mac_policy_stage()):
+ * else a CAP_BPF process could link an unconfigured copy of the signed
+ * keyring-allowlist and refuse every load on the host.
+ *
  * Not protected against: root (CAP_SYS_ADMIN) can unpin the link
  * (`bpfsign-policy unload deny-unsigned`, or rm in bpffs) and so detach the
  * policy, load a kernel module, or write kernel memory; programs loaded

@@ -27,6 +27,11 @@
  *                         the rules: it would take a slot of that function's
  *                         trampoline, and 38 of them keep the policy from
  *                         being attached again
+ *   MAC policy            an LSM or fmod_ret program, or any program on a
+ *                         policy's function, from a caller without
+ *                         CAP_MAC_ADMIN in the initial user namespace:
+ *                         denied first, signed or not, stage "mac-admin"
+ *                         (policy.bpf.h, mac_policy_stage())
  *
  * Permissive mode counts and logs what it would deny, and denies nothing.
  *

@@ -81,8 +81,10 @@ enum bpfsign_stage {
  * signed (nor a VERIFIED loader's child, nor the kernel's own) and whose
  * attach target is one of them is refused at load, stage "hook": filled
  * with unsigned programs, a trampoline would keep the policy from being
- * attached again after an unload (-E2BIG).  The one list: policy.bpf.h
- * compares against it, bpfsign-policy names it.
+ * attached again after an unload (-E2BIG).  Signed or not, such a program
+ * (as every LSM and fmod_ret one) also needs a caller with CAP_MAC_ADMIN
+ * in the initial user namespace, stage "mac-admin".  The one list:
+ * policy.bpf.h compares against it, bpfsign-policy names it.
  */
 #define BPFSIGN_POLICY_HOOKS(X)						\
 	X(bpf_lsm_bpf_prog_load)	/* deny-unsigned, keyring-allowlist */	\
