@@ -199,14 +199,17 @@ boots() {
 	# floods of denials from many uids: slow under TCG, a boot of their own
 	boot guest-policies-flood "" policy_flood_cap_bpf policy_flood_token \
 		attack_policy_tally_full_by_uids attack_policy_tally_full_by_token_uids
-	# the attacks on the guard and the policies' hooks: a boot of their
-	# own, or guest-policies outlasts run-guest.sh's 600 s under load
+	# the attacks on the guard and the policies' hooks, and on who may
+	# install MAC policy (round 4, F1): a boot of their own, or
+	# guest-policies outlasts run-guest.sh's 600 s under load
 	boot guest-policies-guard "" \
 		attack_policy_fmod_ret_skips_guard attack_policy_guard_unpinned_status \
 		attack_policy_guard_link_ops_held attack_policy_bind_fake_config \
 		attack_round2_trampoline_full_reload attack_round2_tail_call_into_policy \
 		attack_round4_config_ptrace attack_policy_reload_race attack_policy_writer_reported \
-		attack_policy_users_repinned attack_policy_load_window_writer
+		attack_policy_users_repinned attack_policy_load_window_writer \
+		attack_round4_allowlist_copy_blocks_reload attack_round4_mac_admin_audit_replay \
+		attack_round4_mac_admin_token
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
 		policy_keyring_allowlist_bpf_keyring
