@@ -188,7 +188,7 @@ boots() {
 	boot guest-policies "" attack_audit_kernel_preload policy_deny_unsigned \
 		policy_keyring_allowlist_default policy_keyring_allowlist_file \
 		policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
-		policy_audit_log \
+		policy_audit_log policy_replace policy_replace_failed \
 		policy_key_allowlist attack_key_allow_secondary_skid_clone attack_key_allow_chain_issuer \
 		attack_key_allow_user_keyring_skid_forgery attack_key_allow_long_skid_prefix \
 		attack_sig_key_two_signer_infos \
