@@ -204,7 +204,9 @@ boots() {
 	boot guest-policies-guard "" \
 		attack_policy_fmod_ret_skips_guard attack_policy_guard_unpinned_status \
 		attack_policy_guard_link_ops_held attack_policy_bind_fake_config \
-		attack_round2_trampoline_full_reload attack_round2_tail_call_into_policy
+		attack_round2_trampoline_full_reload attack_round2_tail_call_into_policy \
+		attack_round3_signed_replay_reload attack_round3_signed_replay_allowlist_children \
+		attack_round3_signed_replay_allowlist_default
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
 		policy_keyring_allowlist_bpf_keyring
