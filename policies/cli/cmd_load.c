@@ -198,6 +198,7 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 	struct policy pol;
 	char dir[PATH_MAX];
 	struct stat st;
+	bool loaded;
 	long id;
 	char *end;
 	int err;
@@ -214,23 +215,27 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 		a.set_keyring = true;
 		a.keyring_id = id;
 	}
+	err = pin_path(dir, sizeof(dir), pin_dir(p, L_PIN_DIR), d->name);
+	if (err)
+		return err;
+	loaded = !stat(dir, &st);
 	if (p->val[L_POLICY])
 		err = policy_load_file(p->val[L_POLICY], &pol);
 	else
 		err = policy_parse("(default policy)", default_policy, strlen(default_policy), &pol);
+	if (!err && p->val[L_POLICY])
+		policy_warn("bpfsign-policy load", p->val[L_POLICY], &pol);
+	if (!err && pol.nr_signers)
+		err = kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, use 'key allow sha256:HEX'",
+			      p->val[L_POLICY], pol.signer_lines[0]);
+	if (err && loaded)
+		return kit_err(err, "%s (not replaced: the loaded %s stays attached, pinned in %s)",
+			       kit_last_error(), d->name, dir);
 	if (err)
 		return err;
-	if (p->val[L_POLICY])
-		policy_warn("bpfsign-policy load", p->val[L_POLICY], &pol);
-	if (pol.nr_signers)
-		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, use 'key allow sha256:HEX'",
-			       p->val[L_POLICY], pol.signer_lines[0]);
 	a.pol = &pol;
 
-	err = pin_path(dir, sizeof(dir), pin_dir(p, L_PIN_DIR), d->name);
-	if (err)
-		return err;
-	if (!stat(dir, &st))
+	if (loaded)
 		return replace(d, &a, pin_dir(p, L_PIN_DIR), dir);
 	err = pin_mkdir(pin_dir(p, L_PIN_DIR), dir);
 	if (err)

@@ -6,7 +6,7 @@
  * trusted signing key can switch it off, through an update either".
  * Attacker: root (or CAP_BPF + CAP_PERFMON) without any signing key.  A FAIL
  * is a bypass and its "# BYPASS" line says what the attacker got.  Explicit:
- * the attack_round3_signed_replay_* tests run in the guest-policies-guard
+ * the attack_round3_signed_replay_* tests run in the guest-policies-replay
  * boot (scripts/run-tests.sh); attack_round3_kprobes_reload in no boot:
  *
  *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_round3_kprobes_reload
@@ -130,20 +130,22 @@ static void replay_attack(const char *policy, const char *text)
 	}
 	assert_enforcing(policy, "after the load");
 	hook_check_control();
-	/* the copies through the kit's signed light skeleton, in this process:
-	 * `load audit-log --pin-dir DIR` attaches the same programs, and
-	 * costs an exec and pins each (slow under TCG)
+	/* the copies through the kit's signed light skeleton, in this process,
+	 * each linking only its guard: `load audit-log --pin-dir DIR` links
+	 * all three programs, and costs an exec, pins and two more trampoline
+	 * updates per copy (minutes under TCG); the guard's trampoline is the
+	 * one that fills first, the policy's guard is on it too
 	 */
 	for (n = 0; n < COPIES; n++) {
 		copies[n] = audit_log__open();
 		if (!copies[n] || audit_log__load(copies[n]))
 			break;
-		if (audit_log__attach(copies[n])) {
+		if (audit_log__guard__attach(copies[n]) < 0) {
 			err = errno;
 			break;
 		}
 	}
-	printf("# %d copies of the signed audit-log attached beside %s; then errno %d\n",
+	printf("# %d copies of the signed audit-log's guard linked beside %s; then errno %d\n",
 	       n, policy, err);
 	/* the attack's premise: the copies fill the guard's trampoline */
 	ASSERT_EQ(err, E2BIG, "the copies fill a trampoline");

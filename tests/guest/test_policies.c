@@ -473,6 +473,8 @@ TEST_EXPLICIT(policy_replace_failed)
 	rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
 	ASSERT_EQ(rc, 1, "replace by a malformed policy");
 	ASSERT_HAS(policy_out, POLICY_FILE ":5: mode: expected enforce or permissive", "the reason");
+	ASSERT_HAS(policy_out, "(not replaced: the loaded keyring-allowlist stays attached",
+		   "says the old one stays");
 	ASSERT_EQ(policy_link_prog_id("keyring-allowlist", "link_guard"), guard, "A still pinned");
 	ASSERT_ERR(try_unsigned(), EPERM, "A still enforces");
 	/* pin_mkdir_new(): NAME_new is another replace's, or an interrupted one's */
