@@ -13,6 +13,7 @@
 #include "pins.h"
 #include "policies.h"
 #include "readback.h"
+#include "prog_target.h"
 #include "deny_unsigned.lskel.h"
 #include "keyring_allowlist.lskel.h"
 #include "audit_log.lskel.h"
@@ -59,13 +60,16 @@ static int load_err(const struct policy_desc *d, int err, const char *errstr, in
 	___e;									\
 })
 
-static int attach_err(const struct policy_desc *d, int err)
+/* prog_fd: the program that did not attach (the skeleton's first unlinked) */
+static int attach_err(const struct policy_desc *d, int err, int prog_fd)
 {
 	/* a light skeleton's __attach() passes bpf()'s -1 on: the cause is
 	 * in errno (E2BIG: the hook's trampoline is full), not -EPERM
 	 */
 	if (err == -1 && errno > 0)
 		err = -errno;
+	if (err == -E2BIG)
+		return prog_target_full_err(d->name, prog_fd);
 	return kit_err(err < 0 ? err : -EINVAL, "%s: attach: %s", d->name,
 		       strerror(err < 0 ? -err : EINVAL));
 }
@@ -163,7 +167,8 @@ static int load_deny_unsigned(const struct policy_desc *d, const struct load_arg
 		goto out;
 	err = deny_unsigned__attach(s);
 	if (err) {
-		err = attach_err(d, err);
+		err = attach_err(d, err, s->links.deny_unsigned_fd > 0 ? s->progs.guard.prog_fd :
+					 s->progs.deny_unsigned.prog_fd);
 		goto out;
 	}
 	err = PIN_COMMON(a->dir, s);
@@ -265,7 +270,8 @@ static int load_keyring_allowlist(const struct policy_desc *d, const struct load
 		goto out;
 	err = keyring_allowlist__attach(s);
 	if (err) {
-		err = attach_err(d, err);
+		err = attach_err(d, err, s->links.keyring_allowlist_fd > 0 ? s->progs.guard.prog_fd :
+					 s->progs.keyring_allowlist.prog_fd);
 		goto out;
 	}
 	err = PIN_COMMON(a->dir, s);
@@ -299,7 +305,9 @@ static int load_audit_log(const struct policy_desc *d, const struct load_args *a
 		goto out;
 	err = audit_log__attach(s);
 	if (err) {
-		err = attach_err(d, err);
+		err = attach_err(d, err, s->links.audit_lsm_fd <= 0 ? s->progs.audit_lsm.prog_fd :
+					 s->links.audit_check_fd <= 0 ? s->progs.audit_check.prog_fd :
+					 s->progs.guard.prog_fd);
 		goto out;
 	}
 	err = PIN_COMMON(a->dir, s);
