@@ -187,7 +187,7 @@ boots() {
 	# systemd-keyring-setup's sequence; it raises enforcement
 	boot guest-bpf-keyring-systemd bpf.keyring_unsealed=1 bpf_keyring_systemd_sequence
 	# BPF LSM policies (policies/) change what later tests may load.
-	boot guest-policies "" attack_audit_kernel_preload policy_deny_unsigned \
+	boot timeout=1200 guest-policies "" attack_audit_kernel_preload policy_deny_unsigned \
 		policy_keyring_allowlist_default policy_keyring_allowlist_file \
 		policy_keyring_allowlist_permissive policy_keyring_allowlist_types \
 		policy_audit_log policy_replace policy_replace_failed \
@@ -204,7 +204,7 @@ boots() {
 	# the attacks on the guard and the policies' hooks, and on who may
 	# install MAC policy (round 4, F1): a boot of their own, or
 	# guest-policies outlasts run-guest.sh's 600 s under load
-	boot guest-policies-guard "" \
+	boot timeout=1200 guest-policies-guard "" \
 		attack_policy_fmod_ret_skips_guard attack_policy_guard_unpinned_status \
 		attack_policy_guard_link_ops_held attack_policy_bind_fake_config \
 		attack_round2_trampoline_full_reload attack_round2_tail_call_into_policy \
