@@ -380,7 +380,7 @@ static int load_cli_killer(const char *fn, enum bpf_attach_type at)
 static int try_unsigned_lsm(void)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_LSM_MAC);
-	int fd, id = libbpf_find_vmlinux_btf_id("bpf_lsm_file_open", BPF_LSM_MAC);
+	int fd, id = libbpf_find_vmlinux_btf_id("file_open", BPF_LSM_MAC);
 
 	if (id < 0)
 		return id;
