@@ -11,7 +11,8 @@
  *
  *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_round6_pin_dir_precreated \
  *       attack_round6_pin_dir_control attack_round6_signal_blocks_update \
- *       attack_round6_signal_control attack_round6_killed_after_swap
+ *       attack_round6_signal_control attack_round6_killed_after_swap \
+ *       attack_round6_kprobe_on_policy_hook
  *
  *   attack_round6_pin_dir_precreated   FAILS: uid 1000 without any
  *                                      capability creates the pin
@@ -39,6 +40,15 @@
  *                                      instance stays attached in NAME_new
  *                                      and enforces, status exits 0 and
  *                                      never names it
+ *   attack_round6_kprobe_on_policy_hook FAILS: the same attacker's
+ *                                      unsigned kprobe (no weakens-policy)
+ *                                      on bpf_lsm_bpf_prog_load, a policy's
+ *                                      own function, is not refused (the
+ *                                      README says "any type", stage hook)
+ *                                      and kills the CLI there
+ *
+ * Observed (one boot each, TCG): the four FAILS tests fail as described,
+ * the two controls pass.
  *
  * Each test unloads every policy before and after it.
  */
@@ -56,6 +66,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
+#include <linux/perf_event.h>
 #include <linux/types.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -367,6 +378,11 @@ static int load_cli_killer(const char *fn, enum bpf_attach_type at)
 		};
 		LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = at);
 
+		if (at == BPF_PERF_EVENT) {	/* a kprobe: the target comes at attach */
+			o.expected_attach_type = 0;
+			fd = load_prog_type(BPF_PROG_TYPE_KPROBE, insns, ARRAY_LEN(insns), &o);
+			return fd < 0 ? -errno : fd;
+		}
 		id = libbpf_find_vmlinux_btf_id(fn, at);
 		if (id < 0)
 			return id;
@@ -389,6 +405,28 @@ static int try_unsigned_lsm(void)
 	if (fd >= 0)
 		close(fd);
 	return fd < 0 ? -errno : 0;
+}
+
+/* a perf kprobe event on fn (the kprobe PMU): its fd, or -errno */
+static int kprobe_event(const char *fn)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	char buf[32] = "";
+	int fd, type;
+
+	fd = open("/sys/bus/event_source/devices/kprobe/type", O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	if (read(fd, buf, sizeof(buf) - 1) <= 0)
+		buf[0] = 0;
+	close(fd);
+	type = atoi(buf);
+	if (type <= 0)
+		return -ENOENT;
+	attr.type = type;
+	attr.config1 = (__u64)(unsigned long)fn;
+	fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }
 
 struct killer {
@@ -425,7 +463,16 @@ static int start_killer(struct killer *k, const char *fn, enum bpf_attach_type a
 			if (fd < 0)
 				rc = 101 * 1000 - fd;
 		}
-		if (!rc && link) {
+		if (!rc && link && at == BPF_PERF_EVENT) {
+			int pfd = kprobe_event(fn);
+
+			if (pfd < 0)
+				rc = 103 * 1000 - pfd;
+			else
+				l = bpf_link_create(fd, pfd, at, NULL);
+			if (!rc && l < 0)
+				rc = 104 * 1000 + errno;
+		} else if (!rc && link) {
 			l = bpf_link_create(fd, 0, at, NULL);
 			if (l < 0)
 				rc = 102 * 1000 + errno;
@@ -544,6 +591,40 @@ TEST_EXPLICIT(attack_round6_killed_after_swap)
 	/* the property: no old instance attached that status does not show */
 	ASSERT_HAS(policy_out, "keyring-allowlist_new",
 		   "status names the old instance left attached in keyring-allowlist_new");
+out:
+	stop_killer(&k);
+	rm_dir(KA_NEW);
+	clean_pins();
+}
+
+/*
+ * The README says that an unsigned program "of any type" on a function
+ * the policies attach to is refused (stage hook).  A kprobe names its
+ * function at perf_event_open(), after the load: at security_bpf_prog_load()
+ * it has no attach_btf_id, and `unsigned allow type kprobe` needs no
+ * 'weakens-policy'.  The same attacker (CAP_BPF + CAP_PERFMON, uid 1000)
+ * puts an unsigned kprobe on bpf_lsm_bpf_prog_load, deny-unsigned's and
+ * keyring-allowlist's own function, and kills the CLI there.
+ */
+TEST_EXPLICIT(attack_round6_kprobe_on_policy_hook)
+{
+	struct killer k = {};
+	int rc;
+
+	clean_pins();
+	if (!policy_load_allowlist(POLICY_FILE, TYPES_POLICY))
+		goto out;
+	rc = start_killer(&k, "bpf_lsm_bpf_prog_load", BPF_PERF_EVENT, true);
+	printf("# uid 1000's unsigned kprobe on bpf_lsm_bpf_prog_load: %d\n", rc);
+	/* the README's rule: no unsigned program on a policy's function */
+	if (!ASSERT_TRUE(rc / 1000 == 101, "the unsigned kprobe is refused at load (stage hook)"))
+		printf("# (loaded and attached: %s)\n", rc ? "no" : "yes");
+	if (rc)
+		goto out;
+	rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
+	printf("# root's update of keyring-allowlist: exit %d%s\n", rc,
+	       rc == -1 ? " (killed)" : "");
+	ASSERT_EQ(rc, 0, "root's update of keyring-allowlist exits 0");
 out:
 	stop_killer(&k);
 	rm_dir(KA_NEW);
