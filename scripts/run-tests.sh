@@ -211,7 +211,8 @@ boots() {
 		attack_round4_config_ptrace attack_policy_reload_race attack_policy_writer_reported \
 		attack_policy_users_repinned attack_policy_load_window_writer \
 		attack_round4_allowlist_copy_blocks_reload attack_round4_mac_admin_audit_replay \
-		attack_round4_mac_admin_token
+		attack_round4_mac_admin_token attack_round6_pin_dir_precreated \
+		attack_round6_pin_dir_control
 	# Updates under a full trampoline (issue 42): the replay loads 37
 	# signed copies and updates bpf_lsm_bpf_prog's trampoline for each,
 	# minutes under TCG on a loaded machine; in guest-policies-guard it

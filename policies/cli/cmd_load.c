@@ -149,6 +149,9 @@ static int replace(const struct policy_desc *d, struct load_args *a, const char 
 	/* bpffs refuses dots in names (bpf_lookup(): reserved) */
 	if (snprintf(next, sizeof(next), "%s_new", dir) >= (int)sizeof(next))
 		return kit_err(-ENAMETOOLONG, "%s_new: path too long", dir);
+	err = pin_trusted(dir);
+	if (err)
+		return kit_err(err, "%s (not replaced)", kit_last_error());
 	/* a replace in progress, or one killed between its swap and its unpin
 	 * (then it holds the old instance, still attached): not ours to remove
 	 */

@@ -2,6 +2,7 @@
 /* Pins in bpffs. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,11 +25,53 @@ int pin_path(char *buf, size_t size, const char *dir, const char *name)
 	return 0;
 }
 
+/*
+ * bpffs is mounted 1777 unless told otherwise (qemu/init, the mount line
+ * below): a directory another user made first, or can write, lets that
+ * user rename the policy's pins away and unlink them, which detaches the
+ * policy.  So each directory the pins live in must be a directory of this
+ * user's, writable by no one else; its parent may be writable by others
+ * only if sticky (then they cannot rename or remove what is not theirs).
+ */
+static int trusted(const char *dir, const struct stat *st, bool parent)
+{
+	if (!S_ISDIR(st->st_mode))
+		return kit_err(-ENOTDIR, "%s: not a directory", dir);
+	if (st->st_uid != geteuid() && !(parent && st->st_uid == 0))
+		return kit_err(-EPERM, "%s: owned by uid %u, not this user: it could move the policy's pins (remove it, then load)",
+			       dir, st->st_uid);
+	if ((st->st_mode & 022) && !(parent && (st->st_mode & S_ISVTX)))
+		return kit_err(-EPERM, "%s: mode %04o: others could move the policy's pins (chmod go-w, or remove it, then load)",
+			       dir, st->st_mode & 07777);
+	return 0;
+}
+
+int pin_trusted(const char *dir)
+{
+	char up[4096], *slash;
+	struct stat st;
+	int err;
+
+	if (lstat(dir, &st))
+		return kit_err(-errno, "%s: %s", dir, strerror(errno));
+	err = trusted(dir, &st, false);
+	if (err)
+		return err;
+	snprintf(up, sizeof(up), "%s", dir);
+	slash = strrchr(up, '/');
+	if (!slash || slash == up)
+		return 0;
+	*slash = 0;
+	if (stat(up, &st))
+		return kit_err(-errno, "%s: %s", up, strerror(errno));
+	return trusted(up, &st, true);
+}
+
 static int mkdir_one(const char *dir)
 {
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return kit_err(-errno, "%s: mkdir: %s", dir, strerror(errno));
-	return 0;
+	return pin_trusted(dir);
 }
 
 /* pin_dir, on a bpffs mount */

@@ -9,6 +9,10 @@
 int pin_path(char *buf, size_t size, const char *dir, const char *name);
 /* Create dir (and its parent) on a bpffs mount; -ENOTDIR if not bpffs. */
 int pin_mkdir(const char *pin_dir, const char *dir);
+/* dir is this user's and writable by no one else, its parent too unless
+ * sticky (pins.c): -EPERM, -ENOTDIR naming it
+ */
+int pin_trusted(const char *dir);
 /* The same, but dir must not exist yet: -EEXIST. */
 int pin_mkdir_new(const char *pin_dir, const char *dir);
 /* Swap the names of directories a and b atomically (RENAME_EXCHANGE). */
