@@ -410,6 +410,17 @@ static int run_status(const struct cmd *cmd, const struct parsed *p)
 			first = err;
 			kit_err(err, "%s", kit_last_error());
 		}
+		/* an update killed between its pin and its unpin: two instances
+		 * decide, and this status shows one; the next load refuses
+		 */
+		if (strlen(dir) + 4 < sizeof(dir) && strcat(dir, "_new") && !stat(dir, &st)) {
+			printf("  second instance: %s (an interrupted update: remove it with rm -r %s)\n",
+			       dir, dir);
+			err = kit_err(-EEXIST, "%s: a second instance is pinned in %s", policy_descs[i].name,
+				      dir);
+			if (!first)
+				first = err;
+		}
 	}
 	/* the first refusal, reported once more on stderr with the exit code */
 	return first;
