@@ -206,7 +206,10 @@ boots() {
 		attack_policy_guard_link_ops_held attack_policy_bind_fake_config \
 		attack_round2_trampoline_full_reload attack_round2_tail_call_into_policy \
 		attack_round4_config_ptrace attack_policy_reload_race attack_policy_writer_reported \
-		attack_policy_users_repinned attack_policy_load_window_writer
+		attack_policy_users_repinned attack_policy_load_window_writer \
+		attack_round5_window_writer_kept attack_round5_window_writer_freed \
+		attack_round5_window_map_in_map attack_round5_window_fill_tallies \
+		attack_round5_fill_tallies_control
 	# "keyring allow bpf" seals .bpf: not in bpf_keyring_provisioned's boot
 	boot guest-policies-bpf-keyring bpf.keyring_unsealed=1 \
 		policy_keyring_allowlist_bpf_keyring

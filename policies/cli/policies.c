@@ -12,6 +12,7 @@
 #include "opts.h"
 #include "pins.h"
 #include "policies.h"
+#include "policy_users.h"
 #include "readback.h"
 #include "deny_unsigned.lskel.h"
 #include "keyring_allowlist.lskel.h"
@@ -104,8 +105,9 @@ static int freeze_counters(const struct policy_desc *d, int stats_fd, int tally_
  * program that reaches the policy's maps only if it is one of these.
  * Done before the attach.  Until then root can open the maps by id and
  * write them, or bind them to a program of its own: the read-back after
- * the freeze finds the first, the "users" iterator after the attach the
- * second (policy_users.c).
+ * the freeze finds the first, the "users" walk after the guard's attach
+ * the second while it lives, and readback_window() what it wrote if it
+ * was freed before (window_closed()).
  */
 static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_fds, int n)
 {
@@ -134,6 +136,51 @@ static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_
 	set_owner(d, (s)->maps.owner.map_fd, ___fds, ARRAY_SIZE(___fds));	\
 })
 
+/*
+ * One program of the skeleton attached, its link in s->links (which
+ * NAME__destroy() closes, on every path).  The light skeleton's
+ * NAME__attach() attaches them all at once, in the object's order; the
+ * load attaches them one by one, the guard first (load_policy_order).
+ */
+#define ATTACH(d, NAME, s, prog) ({						\
+	int ___r = NAME##__##prog##__attach(s);					\
+	___r < 0 ? attach_err(d, ___r) : 0;					\
+})
+
+/*
+ * The order of a load, which closes the window before the guard:
+ *   skeleton load (maps and programs exist, nothing attached)
+ *   -> configure and freeze the maps, read back -> owner map
+ *   -> the guard attached alone: from now on no program but the policy's
+ *      own gets an fd while it uses one of the maps (or a map-in-map
+ *      whose template fits one), so none can be loaded on them any more
+ *   -> the users iterator's link, and its walk: a program loaded in the
+ *      window that still lives fails the load, named
+ *   -> the counters zero, the tallies empty, the ring buffer never
+ *      written: a program loaded in the window, run and freed before the
+ *      walk left what it wrote there, and nobody can write more now (the
+ *      policy's own programs do not run yet); a refusal of the guard
+ *      since its attach shows there too, and fails the load (closed)
+ *   -> the policy's other programs attached -> pins.
+ * Any failure: NAME__destroy() closes every link, program and map, and
+ * run_load() removes what was pinned: nothing of the load stays.
+ */
+static int window_closed(const struct policy_desc *d, int users_link, int stats_fd,
+			 int tally_fd, int tally_any_fd, int events_fd)
+{
+	return policy_users_walk(d->name, users_link) ?:
+	       readback_window(d->name, stats_fd, tally_fd, tally_any_fd, events_fd,
+			       BPFSIGN_STAT_MAX, sizeof(struct bpfsign_tally_key),
+			       sizeof(struct bpfsign_tally));
+}
+
+#define GUARD_FIRST(d, NAME, s) ({						\
+	int ___e = ATTACH(d, NAME, s, guard) ?: ATTACH(d, NAME, s, users);	\
+	___e ?: window_closed(d, (s)->links.users_fd, (s)->maps.stats.map_fd,	\
+			      (s)->maps.tally.map_fd, (s)->maps.tally_any.map_fd, \
+			      (s)->maps.events.map_fd);				\
+})
+
 /* Pin the shared maps of every policy, then its links. */
 #define PIN_COMMON(dir, s) ({							\
 	int ___e = pin_fd(dir, "map_events", (s)->maps.events.map_fd);		\
@@ -159,13 +206,10 @@ static int load_deny_unsigned(const struct policy_desc *d, const struct load_arg
 	err = FREEZE_COMMON(d, s);
 	err = err ?: SET_OWNER(d, s, s->progs.deny_unsigned.prog_fd, s->progs.guard.prog_fd,
 			       s->progs.users.prog_fd);
+	err = err ?: GUARD_FIRST(d, deny_unsigned, s);
+	err = err ?: ATTACH(d, deny_unsigned, s, deny_unsigned);
 	if (err)
 		goto out;
-	err = deny_unsigned__attach(s);
-	if (err) {
-		err = attach_err(d, err);
-		goto out;
-	}
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "link_deny_unsigned", s->links.deny_unsigned_fd);
 	err = err ?: pin_fd(a->dir, "link_guard", s->links.guard_fd);
@@ -261,13 +305,10 @@ static int load_keyring_allowlist(const struct policy_desc *d, const struct load
 	err = err ?: FREEZE_COMMON(d, s);
 	err = err ?: SET_OWNER(d, s, s->progs.keyring_allowlist.prog_fd, s->progs.guard.prog_fd,
 			       s->progs.users.prog_fd);
+	err = err ?: GUARD_FIRST(d, keyring_allowlist, s);
+	err = err ?: ATTACH(d, keyring_allowlist, s, keyring_allowlist);
 	if (err)
 		goto out;
-	err = keyring_allowlist__attach(s);
-	if (err) {
-		err = attach_err(d, err);
-		goto out;
-	}
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "map_config", s->maps.config.map_fd);
 	err = err ?: pin_fd(a->dir, "map_keyrings", s->maps.keyrings.map_fd);
@@ -295,13 +336,11 @@ static int load_audit_log(const struct policy_desc *d, const struct load_args *a
 		err = kit_err(-errno, "%s: freeze map 'lsm_ret': %s", d->name, strerror(errno));
 	err = err ?: SET_OWNER(d, s, s->progs.audit_lsm.prog_fd, s->progs.audit_check.prog_fd,
 			       s->progs.guard.prog_fd, s->progs.users.prog_fd);
+	err = err ?: GUARD_FIRST(d, audit_log, s);
+	err = err ?: ATTACH(d, audit_log, s, audit_lsm);
+	err = err ?: ATTACH(d, audit_log, s, audit_check);
 	if (err)
 		goto out;
-	err = audit_log__attach(s);
-	if (err) {
-		err = attach_err(d, err);
-		goto out;
-	}
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "link_audit_lsm", s->links.audit_lsm_fd);
 	err = err ?: pin_fd(a->dir, "link_audit_check", s->links.audit_check_fd);
