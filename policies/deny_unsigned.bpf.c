@@ -15,6 +15,12 @@
  * whatever keyring verified the loader (aux->loader_keyring_type is not
  * looked at).
  *
+ * Installing MAC policy (an LSM or fmod_ret program, or any program on a
+ * function a policy attaches to) needs CAP_MAC_ADMIN in the initial user
+ * namespace besides, signed or not (policy.bpf.h, mac_policy_stage()):
+ * else a CAP_BPF process could link an unconfigured copy of the signed
+ * keyring-allowlist and refuse every load on the host.
+ *
  * Not protected against: root (CAP_SYS_ADMIN) can unpin the link
  * (`bpfsign-policy unload deny-unsigned`, or rm in bpffs) and so detach the
  * policy, load a kernel module, or write kernel memory; programs loaded
@@ -31,17 +37,25 @@ int BPF_PROG(deny_unsigned, struct bpf_prog *prog, union bpf_attr *attr,
 	     struct bpf_token *token, bool kernel, int ret)
 {
 	struct bpf_prog_aux *aux = prog->aux;
+	bool signed_load;
+	__u8 stage;
 
 	if (ret)
 		return ret;	/* an earlier BPF LSM program refused it */
-	if (aux->sig.verdict == BPF_SIG_VERIFIED || verified_loader(aux) ||
-	    kernel_own_load(kernel, aux)) {
+	if (kernel_own_load(kernel, aux)) {
 		count(BPFSIGN_STAT_ALLOW);
 		return 0;
 	}
-	/* refused either way; "hook" names an attempt on a policy's trampoline */
-	record(prog, attr, kernel, BPFSIGN_POLICY_DENY_UNSIGNED, BPFSIGN_DENY,
-	       policy_hook_target(aux) ? BPFSIGN_STAGE_HOOK : BPFSIGN_STAGE_LSM, -EPERM);
+	signed_load = aux->sig.verdict == BPF_SIG_VERIFIED || verified_loader(aux);
+	/* "hook": an attempt on a policy's trampoline; "mac-admin": MAC
+	 * policy from a caller without CAP_MAC_ADMIN, signed or not
+	 */
+	stage = mac_policy_stage(prog, signed_load);
+	if (stage == BPFSIGN_STAGE_LSM && signed_load) {
+		count(BPFSIGN_STAT_ALLOW);
+		return 0;
+	}
+	record(prog, attr, kernel, BPFSIGN_POLICY_DENY_UNSIGNED, BPFSIGN_DENY, stage, -EPERM);
 	return -EPERM;
 }
 

@@ -27,6 +27,11 @@
  *                         the rules: it would take a slot of that function's
  *                         trampoline, and 38 of them keep the policy from
  *                         being attached again
+ *   MAC policy            an LSM or fmod_ret program, or any program on a
+ *                         policy's function, from a caller without
+ *                         CAP_MAC_ADMIN in the initial user namespace:
+ *                         denied first, signed or not, stage "mac-admin"
+ *                         (policy.bpf.h, mac_policy_stage())
  *
  * Permissive mode counts and logs what it would deny, and denies nothing.
  *
@@ -209,13 +214,14 @@ int BPF_PROG(keyring_allowlist, struct bpf_prog *prog, union bpf_attr *attr,
 		return -EPERM;
 	if (kernel_own_load(kernel, aux))
 		allow = true;	/* as bpf_sig_enforce: the kernel's own */
+	else if ((stage = mac_policy_stage(prog, aux->sig.verdict == BPF_SIG_VERIFIED ||
+					   verified_loader(aux))) != BPFSIGN_STAGE_LSM)
+		;	/* "hook" or "mac-admin": refused whatever the rules say */
 	else if (aux->sig.verdict == BPF_SIG_VERIFIED)
 		allow = keyring_allowed(aux) && key_allowed(aux, false);
 	else if (verified_loader(aux))
 		allow = cfg->allow_children && loader_keyring_allowed(cfg, aux) &&
 			key_allowed(aux, true);
-	else if (policy_hook_target(aux))
-		stage = BPFSIGN_STAGE_HOOK;	/* whatever the type rules say */
 	else
 		allow = cfg->allow_unsigned || type_allowed(cfg, prog);
 	/* attached only once configured; fail closed all the same */

@@ -288,6 +288,81 @@ static __always_inline bool policy_hook_target(struct bpf_prog_aux *aux)
 }
 
 /*
+ * Who may install MAC policy: a program that decides for the kernel what
+ * an access check returns is MAC administration, as loading an LSM's
+ * policy (AppArmor, SELinux, Smack) is, and asks what those ask,
+ * CAP_MAC_ADMIN in the initial user namespace.  The kernel asks only
+ * CAP_BPF + CAP_PERFMON (or a token) for it, and a signature says which
+ * bytes may run, not who may install them: the kit's own signed
+ * keyring-allowlist, loaded unconfigured and linked by such a caller,
+ * refuses every load on the machine.  Installs MAC policy:
+ *   - BPF_PROG_TYPE_LSM (lsm/ and lsm_cgroup/),
+ *   - fmod_ret (BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN): it sets what a
+ *     security_*() or error-injectable function returns, an LSM in all
+ *     but name,
+ *   - any program whose target is one of the policies' functions
+ *     (policy_hook_target()): it takes a slot of their trampolines.
+ * Checked at security_bpf_prog_load(), so against the creds of the task
+ * in bpf(2): a VERIFIED loader's children are loaded with its caller's.
+ */
+#define CAP_MAC_ADMIN	33	/* include/uapi/linux/capability.h */
+
+/* hook: policy_hook_target(prog->aux), which the caller has computed */
+static __always_inline bool installs_mac_policy(struct bpf_prog *prog, bool hook)
+{
+	enum bpf_prog_type type = prog->type;
+
+	if (type == BPF_PROG_TYPE_LSM)
+		return true;
+	if (type == BPF_PROG_TYPE_TRACING && prog->expected_attach_type == BPF_MODIFY_RETURN)
+		return true;
+	return hook;
+}
+
+/*
+ * CAP_MAC_ADMIN in the caller's effective set, and the caller's creds are
+ * of the initial user namespace: a namespace's root (a token holder) has
+ * every capability in its own namespace and never this one.  As
+ * capable(CAP_MAC_ADMIN) decides, but without its audit record and
+ * without asking the other LSMs (a BPF program cannot call it).  The
+ * initial namespace is the one of level 0: every other has its parent's
+ * level + 1 (create_user_ns()).  Not &init_user_ns: pahole puts no
+ * global variable but per-CPU ones in vmlinux BTF, so a typed __ksym of
+ * it does not resolve and the skeleton would not load (ENOENT).
+ */
+static __always_inline bool caller_mac_admin(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	const struct cred *cred = BPF_CORE_READ(task, cred);
+	struct user_namespace *ns = BPF_CORE_READ(cred, user_ns);
+	__u64 caps = BPF_CORE_READ(cred, cap_effective.val);
+
+	/* a failed read is 0: fail closed on the namespace's pointer */
+	return ns && BPF_CORE_READ(ns, level) == 0 && ((caps >> CAP_MAC_ADMIN) & 1);
+}
+
+/*
+ * The rules both decision policies apply before their own, for a load
+ * that is not the kernel's own: the stage that refuses it, or
+ * BPFSIGN_STAGE_LSM if neither does.  signed: VERIFIED, or a VERIFIED
+ * loader's child.
+ *   hook       not signed, and its target is a policy's function: refused
+ *              to root too (policy_hook_target())
+ *   mac-admin  it installs MAC policy and the caller lacks CAP_MAC_ADMIN
+ *              in the initial user namespace, signed or not
+ */
+static __always_inline __u8 mac_policy_stage(struct bpf_prog *prog, bool signed_load)
+{
+	bool hook = policy_hook_target(prog->aux);
+
+	if (hook && !signed_load)
+		return BPFSIGN_STAGE_HOOK;
+	if (installs_mac_policy(prog, hook) && !caller_mac_admin())
+		return BPFSIGN_STAGE_MAC_ADMIN;
+	return BPFSIGN_STAGE_LSM;
+}
+
+/*
  * The guard: which programs may reach the policy's maps.
  *
  * Every write to a map is a bpf(2) command on an fd (frozen: refused) or a

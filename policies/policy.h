@@ -19,7 +19,7 @@
 #define BPFSIGN_MAX_TALLIES	4096
 /* tally_any entries: the records neither events nor tally had room for,
  * one per (decision, stage, prog_type) whoever the caller (uid
- * BPFSIGN_ANY_UID, the other key fields 0): 4 x 6 x 64 keys, all fit, so
+ * BPFSIGN_ANY_UID, the other key fields 0): 4 x 7 x 64 keys, all fit, so
  * no record is ever lost, whatever uids and reasons filled the tally
  */
 #define BPFSIGN_MAX_TALLY_ANY	(4 * BPFSIGN_STAGES * 64)
@@ -66,8 +66,13 @@ enum bpfsign_stage {
 	BPFSIGN_STAGE_HOOK	= 5,	/* decided at security_bpf_prog_load(): not
 					 * signed, and it would attach to a function
 					 * a policy attaches to (BPFSIGN_POLICY_HOOKS) */
+	BPFSIGN_STAGE_MAC_ADMIN	= 6,	/* decided at security_bpf_prog_load(): it
+					 * installs MAC policy (LSM, fmod_ret, a
+					 * policy's function), signed or not, and the
+					 * caller lacks CAP_MAC_ADMIN in the initial
+					 * user namespace */
 };
-#define BPFSIGN_STAGES		6
+#define BPFSIGN_STAGES		7
 
 /*
  * The kernel functions the kit's policy programs attach to, X(name) each:
@@ -76,8 +81,10 @@ enum bpfsign_stage {
  * signed (nor a VERIFIED loader's child, nor the kernel's own) and whose
  * attach target is one of them is refused at load, stage "hook": filled
  * with unsigned programs, a trampoline would keep the policy from being
- * attached again after an unload (-E2BIG).  The one list: policy.bpf.h
- * compares against it, bpfsign-policy names it.
+ * attached again after an unload (-E2BIG).  Signed or not, such a program
+ * (as every LSM and fmod_ret one) also needs a caller with CAP_MAC_ADMIN
+ * in the initial user namespace, stage "mac-admin".  The one list:
+ * policy.bpf.h compares against it, bpfsign-policy names it.
  */
 #define BPFSIGN_POLICY_HOOKS(X)						\
 	X(bpf_lsm_bpf_prog_load)	/* deny-unsigned, keyring-allowlist */	\

@@ -47,68 +47,6 @@ static const struct policy_desc *find_policy(const struct cmd *cmd, const char *
 /* keyring-allowlist without --policy: the most restrictive allowlist */
 static const char default_policy[] = "keyring allow builtin\nkeyring allow secondary\n";
 
-static int run_load(const struct cmd *cmd, const struct parsed *p)
-{
-	const struct policy_desc *d = find_policy(cmd, p->args[0]);
-	struct load_args a = {};
-	struct policy pol;
-	char dir[PATH_MAX];
-	struct stat st;
-	long id;
-	char *end;
-	int err;
-
-	if (!d)
-		return EXIT_USAGE;
-	if (p->val[L_POLICY] && !d->has_policy_file)
-		return usage_error(cmd, "--policy applies to keyring-allowlist only");
-	if (p->val[L_KEYRING_ID]) {
-		errno = 0;
-		id = strtol(p->val[L_KEYRING_ID], &end, 10);	/* serials are decimal */
-		if (errno || *end || !*p->val[L_KEYRING_ID] || id < INT_MIN || id > INT_MAX)
-			return usage_error(cmd, "bad --keyring-id '%s'", p->val[L_KEYRING_ID]);
-		a.set_keyring = true;
-		a.keyring_id = id;
-	}
-	if (p->val[L_POLICY])
-		err = policy_load_file(p->val[L_POLICY], &pol);
-	else
-		err = policy_parse("(default policy)", default_policy, strlen(default_policy), &pol);
-	if (err)
-		return err;
-	if (p->val[L_POLICY])
-		policy_warn("bpfsign-policy load", p->val[L_POLICY], &pol);
-	if (pol.nr_signers)
-		return kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, use 'key allow sha256:HEX'",
-			       p->val[L_POLICY], pol.signer_lines[0]);
-	a.pol = &pol;
-
-	err = pin_path(dir, sizeof(dir), pin_dir(p, L_PIN_DIR), d->name);
-	if (err)
-		return err;
-	if (!stat(dir, &st))
-		return kit_err(-EEXIST, "%s: already loaded, pinned in %s (bpfsign-policy unload %s)",
-			       d->name, dir, d->name);
-	err = pin_mkdir(pin_dir(p, L_PIN_DIR), dir);
-	if (err)
-		return err;
-	a.dir = dir;
-	err = d->load(d, &a);
-	if (err) {
-		/* keep the first reason: unpinning what was pinned detaches it */
-		char reason[1024];
-
-		snprintf(reason, sizeof(reason), "%s", kit_last_error());
-		unpin_all(dir);
-		return kit_err(err, "%s", reason);
-	}
-	/* the users walk and the read-back of the window ran in d->load(),
-	 * between the guard's attach and the others' (policies.c)
-	 */
-	printf("%s: loaded, pinned in %s\n", d->name, dir);
-	return 0;
-}
-
 /* The programs of the links pinned in dir, whose release ends the policy */
 static int link_prog_ids(const char *dir, __u32 *ids, int max)
 {
@@ -162,6 +100,154 @@ static int wait_progs_gone(const struct policy_desc *d, const __u32 *ids, int n)
 			return kit_err(-EBUSY, "%s: prog %u still loaded 10 s after unpinning (another holder of its link or prog?)",
 				       d->name, ids[i]);
 	}
+	return 0;
+}
+
+/* Load, attach and pin into dir (created); on failure unpin what was pinned */
+static int load_into(const struct policy_desc *d, struct load_args *a, const char *dir)
+{
+	char reason[1024];
+	int err;
+
+	a->dir = dir;
+	err = d->load(d, a);
+	if (!err)
+		return 0;
+	/* keep the first reason: unpinning what was pinned detaches it */
+	snprintf(reason, sizeof(reason), "%s", kit_last_error());
+	unpin_all(dir);
+	return kit_err(err, "%s", reason);
+}
+
+/* " ID ID..." */
+static void print_ids(const __u32 *ids, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		printf(" %u", ids[i]);
+}
+
+/*
+ * NAME is pinned in dir: replace it, make-before-break.  An update by
+ * unload then load leaves a window with no policy, and whoever fills the
+ * hooks' trampolines in it keeps the load from attaching (policies/README.md,
+ * "Not refused"): the policy would stay off.  So the new instance is loaded,
+ * attached and pinned completely in DIR/NAME_new first, beside the old one
+ * (both enforce for that moment: a load must pass both); the two directories
+ * then swap names in one rename; the old instance, now in NAME_new, is
+ * unpinned last.  Any failure before the swap unpins the new instance only:
+ * the old one stays attached and pinned, and the exit is non-zero.
+ */
+static int replace(const struct policy_desc *d, struct load_args *a, const char *pins,
+		   const char *dir)
+{
+	__u32 old_ids[4], new_ids[4];
+	char next[PATH_MAX];
+	int err, nr_old, nr_new;
+
+	/* bpffs refuses dots in names (bpf_lookup(): reserved) */
+	if (snprintf(next, sizeof(next), "%s_new", dir) >= (int)sizeof(next))
+		return kit_err(-ENAMETOOLONG, "%s_new: path too long", dir);
+	/* a replace in progress, or one killed between its swap and its unpin
+	 * (then it holds the old instance, still attached): not ours to remove
+	 */
+	err = pin_mkdir_new(pins, next);
+	if (err == -EEXIST)
+		return kit_err(err, "%s: not replaced, still pinned in %s: %s exists (another replace in progress, or left by an interrupted one: remove it with rm -r %s)",
+			       d->name, dir, next, next);
+	if (err)
+		return kit_err(err, "%s: not replaced, still pinned in %s: %s", d->name, dir,
+			       kit_last_error());
+	/* load_into() unpins what it pinned, and next with it */
+	err = load_into(d, a, next);
+	if (err)
+		return kit_err(err, "%s (not replaced: the loaded %s stays attached, pinned in %s)",
+			       kit_last_error(), d->name, dir);
+	err = pin_exchange(dir, next);
+	if (err) {
+		char reason[1024];
+
+		snprintf(reason, sizeof(reason), "%s", kit_last_error());
+		unpin_all(next);
+		return kit_err(err, "%s (not replaced: the loaded %s stays attached, pinned in %s)",
+			       reason, d->name, dir);
+	}
+	/* dir holds the new instance now, next the old one */
+	nr_old = link_prog_ids(next, old_ids, ARRAY_SIZE(old_ids));
+	nr_new = link_prog_ids(dir, new_ids, ARRAY_SIZE(new_ids));
+	err = unpin_all(next);
+	if (err)
+		return kit_err(err, "%s: replaced, pinned in %s, but the old instance stays attached: %s",
+			       d->name, dir, kit_last_error());
+	err = wait_progs_gone(d, old_ids, nr_old);
+	if (err)
+		return kit_err(err, "%s: replaced, pinned in %s, but %s", d->name, dir,
+			       kit_last_error());
+	printf("%s: replaced, pinned in %s (programs", d->name, dir);
+	print_ids(new_ids, nr_new);
+	printf("; unloaded the old programs");
+	print_ids(old_ids, nr_old);
+	printf(")\n");
+	return 0;	/* load_into() walked the users, before the swap */
+}
+
+static int run_load(const struct cmd *cmd, const struct parsed *p)
+{
+	const struct policy_desc *d = find_policy(cmd, p->args[0]);
+	struct load_args a = {};
+	struct policy pol;
+	char dir[PATH_MAX];
+	struct stat st;
+	bool loaded;
+	long id;
+	char *end;
+	int err;
+
+	if (!d)
+		return EXIT_USAGE;
+	if (p->val[L_POLICY] && !d->has_policy_file)
+		return usage_error(cmd, "--policy applies to keyring-allowlist only");
+	if (p->val[L_KEYRING_ID]) {
+		errno = 0;
+		id = strtol(p->val[L_KEYRING_ID], &end, 10);	/* serials are decimal */
+		if (errno || *end || !*p->val[L_KEYRING_ID] || id < INT_MIN || id > INT_MAX)
+			return usage_error(cmd, "bad --keyring-id '%s'", p->val[L_KEYRING_ID]);
+		a.set_keyring = true;
+		a.keyring_id = id;
+	}
+	err = pin_path(dir, sizeof(dir), pin_dir(p, L_PIN_DIR), d->name);
+	if (err)
+		return err;
+	loaded = !stat(dir, &st);
+	if (p->val[L_POLICY])
+		err = policy_load_file(p->val[L_POLICY], &pol);
+	else
+		err = policy_parse("(default policy)", default_policy, strlen(default_policy), &pol);
+	if (!err && p->val[L_POLICY])
+		policy_warn("bpfsign-policy load", p->val[L_POLICY], &pol);
+	if (!err && pol.nr_signers)
+		err = kit_err(-EOPNOTSUPP, "%s:%d: signer: not enforceable, use 'key allow sha256:HEX'",
+			      p->val[L_POLICY], pol.signer_lines[0]);
+	if (err && loaded)
+		return kit_err(err, "%s (not replaced: the loaded %s stays attached, pinned in %s)",
+			       kit_last_error(), d->name, dir);
+	if (err)
+		return err;
+	a.pol = &pol;
+
+	if (loaded)
+		return replace(d, &a, pin_dir(p, L_PIN_DIR), dir);
+	err = pin_mkdir(pin_dir(p, L_PIN_DIR), dir);
+	if (err)
+		return err;
+	err = load_into(d, &a, dir);
+	if (err)
+		return err;
+	/* the users walk and the read-back of the window ran in d->load(),
+	 * between the guard's attach and the others' (policies.c)
+	 */
+	printf("%s: loaded, pinned in %s\n", d->name, dir);
 	return 0;
 }
 
@@ -331,9 +417,13 @@ const struct cmd cmd_load = {
 		   "kernel verifies its loader's signature; then configure it, attach it and pin\n"
 		   "its links and maps in DIR/NAME, so that it stays after this command exits.\n"
 		   "keyring-allowlist without --policy allows the builtin and secondary keyrings.\n"
+		   "If NAME is loaded already, replace it: the new instance is attached and pinned\n"
+		   "in DIR/NAME_new first, swapped into DIR/NAME, then the old one is unpinned; if\n"
+		   "the new one cannot attach, the old one stays, and the exit is non-zero.\n"
 		   "A load the verifier gives up on (EAGAIN: a signal) is retried, 5 attempts.\n"
-		   "Exits 1, the policy left loaded, when a program other than the policy's\n"
-		   "uses one of its maps (loaded before the attach): \"counters not trustworthy\".",
+		   "The guard is attached first, alone; then a program other than the policy's\n"
+		   "that uses one of its maps (\"counters not trustworthy\"), or counters, tallies\n"
+		   "or records written before the guard's attach, fail the load, nothing left.",
 	.opts = load_opts,
 	.nr_opts = ARRAY_SIZE(load_opts),
 	.args = "NAME",
@@ -347,7 +437,7 @@ const struct cmd cmd_unload = {
 	.name = "unload",
 	.run = run_unload,
 	.summary = "Remove the pins of policy NAME: its links lose their last reference and\n"
-		   "detach.",
+		   "detach.  Not for updates: 'load' replaces a loaded policy in place.",
 	.opts = pin_dir_opts,
 	.nr_opts = ARRAY_SIZE(pin_dir_opts),
 	.args = "NAME",

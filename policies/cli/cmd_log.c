@@ -58,7 +58,7 @@ static void on_signal(int sig)
 
 static const char *const decisions[] = { "allow", "deny", "would-deny", "reject" };
 static const char *const stages[] = { "lsm", "signature", "verifier", "loaded", "guard",
-				       "hook" };
+				       "hook", "mac-admin" };
 static const char *const policy_names[] = { NULL, "deny-unsigned", "keyring-allowlist", "audit-log" };
 
 #define NAME_OF(tab, i) ((i) < ARRAY_SIZE(tab) && (tab)[i] ? (tab)[i] : "unknown")

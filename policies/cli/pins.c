@@ -2,6 +2,7 @@
 /* Pins in bpffs. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -30,7 +31,8 @@ static int mkdir_one(const char *dir)
 	return 0;
 }
 
-int pin_mkdir(const char *pin_dir, const char *dir)
+/* pin_dir, on a bpffs mount */
+static int pin_mkdir_parent(const char *pin_dir)
 {
 	struct statfs st;
 	int err;
@@ -43,7 +45,36 @@ int pin_mkdir(const char *pin_dir, const char *dir)
 	if ((unsigned long)st.f_type != BPF_FS_MAGIC)
 		return kit_err(-ENOTDIR, "%s: not on a bpf filesystem (mount -t bpf bpffs /sys/fs/bpf)",
 			       pin_dir);
-	return mkdir_one(dir);
+	return 0;
+}
+
+int pin_mkdir(const char *pin_dir, const char *dir)
+{
+	return pin_mkdir_parent(pin_dir) ?: mkdir_one(dir);
+}
+
+int pin_mkdir_new(const char *pin_dir, const char *dir)
+{
+	int err = pin_mkdir_parent(pin_dir);
+
+	if (err)
+		return err;
+	if (mkdir(dir, 0700))
+		return kit_err(-errno, "%s: mkdir: %s", dir, strerror(errno));
+	return 0;
+}
+
+/*
+ * One rename that swaps both names: at no instant is either name missing,
+ * and the pins move with their directories, so each instance keeps its
+ * links pinned, and attached, throughout.  bpffs (simple_rename) supports
+ * RENAME_EXCHANGE; a kernel without it fails here, before anything moved.
+ */
+int pin_exchange(const char *a, const char *b)
+{
+	if (renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE))
+		return kit_err(-errno, "%s, %s: rename (exchange): %s", a, b, strerror(errno));
+	return 0;
 }
 
 int pin_fd(const char *dir, const char *name, int fd)

@@ -14,6 +14,7 @@
 #include "policies.h"
 #include "policy_users.h"
 #include "readback.h"
+#include "prog_target.h"
 #include "deny_unsigned.lskel.h"
 #include "keyring_allowlist.lskel.h"
 #include "audit_log.lskel.h"
@@ -60,13 +61,16 @@ static int load_err(const struct policy_desc *d, int err, const char *errstr, in
 	___e;									\
 })
 
-static int attach_err(const struct policy_desc *d, int err)
+/* prog_fd: the program that did not attach (ATTACH(): the one it attaches) */
+static int attach_err(const struct policy_desc *d, int err, int prog_fd)
 {
 	/* a light skeleton's __attach() passes bpf()'s -1 on: the cause is
 	 * in errno (E2BIG: the hook's trampoline is full), not -EPERM
 	 */
 	if (err == -1 && errno > 0)
 		err = -errno;
+	if (err == -E2BIG)
+		return prog_target_full_err(d->name, prog_fd);
 	return kit_err(err < 0 ? err : -EINVAL, "%s: attach: %s", d->name,
 		       strerror(err < 0 ? -err : EINVAL));
 }
@@ -144,7 +148,7 @@ static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_
  */
 #define ATTACH(d, NAME, s, prog) ({						\
 	int ___r = NAME##__##prog##__attach(s);					\
-	___r < 0 ? attach_err(d, ___r) : 0;					\
+	___r < 0 ? attach_err(d, ___r, (s)->progs.prog.prog_fd) : 0;		\
 })
 
 /*
@@ -337,6 +341,11 @@ static int load_audit_log(const struct policy_desc *d, const struct load_args *a
 	err = err ?: SET_OWNER(d, s, s->progs.audit_lsm.prog_fd, s->progs.audit_check.prog_fd,
 			       s->progs.guard.prog_fd, s->progs.users.prog_fd);
 	err = err ?: GUARD_FIRST(d, audit_log, s);
+	/* audit_lsm's hand-over to audit_check: an entry planted in the
+	 * window would turn a verifier reject into an LSM deny
+	 */
+	err = err ?: readback_window_empty(d->name, "lsm_ret", s->maps.lsm_ret.map_fd,
+					   sizeof(__u64), sizeof(int));
 	err = err ?: ATTACH(d, audit_log, s, audit_lsm);
 	err = err ?: ATTACH(d, audit_log, s, audit_check);
 	if (err)

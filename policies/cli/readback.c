@@ -106,6 +106,12 @@ static int ring_empty(const char *policy, const char *map, int fd)
 	return 0;
 }
 
+int readback_window_empty(const char *policy, const char *map, int fd, size_t key_size,
+			  size_t value_size)
+{
+	return hash_is(policy, map, fd, key_size, value_size, NULL, NULL, 0, IN_WINDOW);
+}
+
 int readback_window(const char *policy, int stats_fd, int tally_fd, int tally_any_fd,
 		    int events_fd, size_t stats_nr, size_t key_size, size_t value_size)
 {

@@ -32,5 +32,8 @@ int readback_hash(const char *policy, const char *map, int fd, size_t key_size,
  */
 int readback_window(const char *policy, int stats_fd, int tally_fd, int tally_any_fd,
 		    int events_fd, size_t stats_nr, size_t key_size, size_t value_size);
+/* The same for one more hash map that must be empty then (audit-log's lsm_ret). */
+int readback_window_empty(const char *policy, const char *map, int fd, size_t key_size,
+			  size_t value_size);
 
 #endif /* BPFSIGN_POLICY_READBACK_H */

@@ -225,7 +225,8 @@ out:
 /* --- the policies' trampolines filled by admitted fentry programs ------- */
 
 /*
- * An update of a policy is an unload and a load.  A trampoline takes at
+ * An update replaces in place now (policy_replace), but an explicit unload
+ * then load still frees the guard's slot.  A trampoline takes at
  * most BPF_MAX_TRAMP_LINKS programs (38 on x86), fentry, fexit, fmod_ret
  * and LSM alike: root, with tracing admitted by a type rule, fills
  * bpf_lsm_bpf_prog's with unsigned fentry programs while the policy is
@@ -320,13 +321,13 @@ TEST_EXPLICIT(attack_round2_trampoline_full_reload)
 		ASSERT_EQ(policy_count(policy_out, "\"stage\":\"hook\""), (int)ARRAY_LEN(hook_attempts) + 1,
 			  "no other record at stage hook (the control)");
 	}
-	ASSERT_EQ(policy_cli("unload", "keyring-allowlist", NULL), 0, "unload (the first half of an update)");
+	ASSERT_EQ(policy_cli("unload", "keyring-allowlist", NULL), 0, "unload (an explicit unload then load)");
 	rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
 	printf("# reload: exit %d\n", rc);
 	if (rc)
 		policy_dump_out();
 	snprintf(path, sizeof(path), POLICY_PIN_DIR "/keyring-allowlist/link_guard");
-	if (!ASSERT_EQ(rc, 0, "reload (the second half)"))
+	if (!ASSERT_EQ(rc, 0, "reload after the unload"))
 		printf("# BYPASS: the fentry programs keep the policy from loading again\n");
 	else
 		ASSERT_TRUE(!stat(path, &st), "the reloaded policy has its guard");

@@ -8,12 +8,23 @@
  * it from being attached again".  Attackers: root without a signing key, a
  * CAP_BPF + CAP_PERFMON process (uid 1000, no other capability), a
  * BPF-token holder in a user namespace (token.c).  A FAIL is a bypass and
- * its "# BYPASS" line says what the attacker got.  Explicit, in no boot:
+ * its "# BYPASS" line says what the attacker got.  Explicit; the ones the
+ * fix of F1 made pass run in the guest-policies-guard boot
+ * (scripts/run-tests.sh), the others in no boot:
  *
- *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_round4_allowlist_copy_blocks_reload ...
+ *   BPFSIGN_QUIET=1 qemu/run-guest.sh attack_round4_config_ptrace ...
+ *
+ * F1 (fixed): loading MAC policy (LSM, fmod_ret, a program on a policy's
+ * function) asks CAP_MAC_ADMIN in the initial user namespace under the
+ * decision policies, signed or not (policy.bpf.h, mac_policy_stage(),
+ * stage "mac-admin"); attack_round4_mac_admin_audit_replay and
+ * attack_round4_mac_admin_token pin it too.  All three FAILED on the
+ * policies before the fix (copy linked, replay loaded, token holder's lsm
+ * and fmod_ret loaded) and pass with it.
  *
  * Run on the kernel of the series as of this review (h2's build):
- *   attack_round4_allowlist_copy_blocks_reload  FAILS (bypass: CAP_BPF+CAP_PERFMON)
+ *   attack_round4_allowlist_copy_blocks_reload  FAILED (bypass: CAP_BPF+CAP_PERFMON);
+ *                                               passes since F1's fix (boot)
  *   attack_round4_config_ptrace                 FAILED (bypass: root, no key); fixed:
  *                                               the CLI reads every map back after its
  *                                               freeze (readback.c), guest-policies-guard
@@ -172,6 +183,28 @@ static void stop_holder(struct holder *h)
 	h->pid = 0;
 }
 
+/* the signed light skeleton of keyring-allowlist loads here, as root (it
+ * is not linked: an unconfigured copy would refuse every load): 0 or -errno
+ */
+static int root_loads_allowlist_copy(void)
+{
+	struct keyring_allowlist *s = keyring_allowlist__open();
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = keyring_allowlist__load(s) ? -errno : 0;
+	keyring_allowlist__destroy(s);
+	return err;
+}
+
+/*
+ * The fix (policy.bpf.h, mac_policy_stage()): a program that installs MAC
+ * policy (LSM, fmod_ret, a policy's function) loads only for a caller with
+ * CAP_MAC_ADMIN in the initial user namespace, signed or not.  The copy's
+ * programs are a VERIFIED loader's children, loaded with the holder's
+ * creds: refused, -EPERM, recorded at stage "mac-admin".
+ */
 static void copy_blocks_reload(bool drop, const char *who)
 {
 	struct holder h = {};
@@ -184,26 +217,37 @@ static void copy_blocks_reload(bool drop, const char *who)
 	ASSERT_ERR(try_unsigned(), EPERM, "unsigned socket_filter under deny-unsigned (control)");
 	rc = start_holder(&h, drop);
 	printf("# %s: unconfigured keyring-allowlist copy loaded and linked: %d\n", who, rc);
-	if (!ASSERT_EQ(rc, 0, "the copy loads under deny-unsigned and links (the premise)"))
-		goto out;
-	/* a signed light skeleton is refused now, whoever loads it */
+	if (rc == 0)
+		printf("# BYPASS: %s loaded and linked a copy of the kit's signed keyring-allowlist\n",
+		       who);
+	/* the mac-admin check: signed, a verified loader's children, no CAP_MAC_ADMIN */
+	ASSERT_EQ(rc, 102 * 1000 + EPERM, "the copy's load refused EPERM (not linked)");
+	rc = policy_cli("log", "deny-unsigned", NULL);
+	ASSERT_GE(policy_count(policy_out, "\"uid\":1000,"), 1,
+		  "the refused load recorded with the attacker's uid");
+	ASSERT_GE(policy_count(policy_out, "\"decision\":\"deny\",\"stage\":\"mac-admin\",\"errno\":1"),
+		  1, "recorded as deny, stage mac-admin");
+	/* a signed light skeleton loads, for root */
 	rc = policy_cli("load", "audit-log", NULL);
-	printf("# root loads the signed audit-log with the copy linked: exit %d\n", rc);
+	printf("# root loads the signed audit-log with the attacker's holder running: exit %d\n",
+	       rc);
 	if (rc)
 		policy_dump_out();
+	ASSERT_EQ(rc, 0, "root loads audit-log");
 	/* the administrator's update */
 	if (!POLICY_CLI_OK("unload deny-unsigned", "unload", "deny-unsigned"))
 		goto out;
 	rc = policy_cli("load", "deny-unsigned", NULL);
-	printf("# reload of deny-unsigned with the copy linked: exit %d\n", rc);
+	printf("# reload of deny-unsigned with the attacker's holder running: exit %d\n", rc);
 	if (rc) {
 		policy_dump_out();
 		printf("# BYPASS: %s keeps deny-unsigned from being attached again (and refuses every BPF load) with a copy of the kit's own signed keyring-allowlist\n",
 		       who);
 	}
 	ASSERT_EQ(rc, 0, "deny-unsigned reloaded");
+	/* control: the same signed skeleton loads for root (CAP_MAC_ADMIN) */
+	ASSERT_EQ(root_loads_allowlist_copy(), 0, "root loads a copy of keyring-allowlist (control)");
 	policy_unload_all();
-	/* control: the holder gone, the same reload succeeds */
 	stop_holder(&h);
 	ASSERT_EQ(policy_cli("load", "deny-unsigned", NULL), 0,
 		  "reload once the holder has exited (control)");
@@ -215,6 +259,146 @@ out:
 TEST_EXPLICIT(attack_round4_allowlist_copy_blocks_reload)
 {
 	copy_blocks_reload(true, "CAP_BPF+CAP_PERFMON uid 1000");
+}
+
+/*
+ * Round 3's replay by a CAP_BPF + CAP_PERFMON process: the kit's signed
+ * audit-log (fexit on security_bpf_prog_load and bpf_check, lsm/bpf_prog),
+ * loaded again to take slots of the policies' trampolines.  Refused: its
+ * programs are on the policies' functions and one is an LSM program.
+ */
+static int replay_audit_log(bool drop)
+{
+	struct audit_log *s;
+	int err;
+
+	if (drop && become_cap_bpf_perfmon())
+		return -1000;
+	s = audit_log__open();
+	if (!s)
+		return -ENOMEM;
+	err = audit_log__load(s) ? -errno : 0;
+	audit_log__destroy(s);
+	return err;
+}
+
+/* run replay_audit_log() in a child (its creds are dropped for good): its result */
+static int replay_in_child(bool drop)
+{
+	int p[2], rc = -1, status;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		close(p[0]);
+		rc = replay_audit_log(drop);
+		_exit(write(p[1], &rc, sizeof(rc)) == sizeof(rc) ? 0 : 1);
+	}
+	close(p[1]);
+	if (pid < 0 || read(p[0], &rc, sizeof(rc)) != sizeof(rc))
+		rc = -1;
+	close(p[0]);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	return rc;
+}
+
+TEST_EXPLICIT(attack_round4_mac_admin_audit_replay)
+{
+	int rc;
+
+	policy_unload_all();
+	if (!POLICY_CLI_OK("load deny-unsigned", "load", "deny-unsigned"))
+		goto out;
+	rc = replay_in_child(true);
+	printf("# CAP_BPF+CAP_PERFMON uid 1000 replays the signed audit-log: %d\n", rc);
+	if (rc == 0)
+		printf("# BYPASS: a CAP_BPF+CAP_PERFMON process replayed the signed audit-log onto the policies' trampolines\n");
+	/* the mac-admin check: signed children on the policies' functions, no CAP_MAC_ADMIN */
+	ASSERT_EQ(rc, -EPERM, "replay of audit-log by CAP_BPF+CAP_PERFMON refused");
+	rc = policy_cli("log", "deny-unsigned", NULL);
+	ASSERT_GE(policy_count(policy_out, "\"decision\":\"deny\",\"stage\":\"mac-admin\",\"errno\":1"),
+		  1, "recorded as deny, stage mac-admin");
+	/* control: root (CAP_MAC_ADMIN) loads the same skeleton */
+	ASSERT_EQ(replay_in_child(false), 0, "root loads a copy of audit-log (control)");
+out:
+	policy_unload_all();
+}
+
+/*
+ * A token holder (root of a user namespace, every capability there, none
+ * in the initial one) and unsigned MAC programs off the policies'
+ * functions: lsm/file_open and fmod_ret on security_file_open.  Under
+ * keyring-allowlist with "unsigned allow weakens-policy", which admits
+ * both for root (the control): so only the mac-admin check refuses them.
+ */
+#define ALLOW_ALL_POLICY "keyring allow builtin\nkeyring allow secondary\n" \
+			 "unsigned allow weakens-policy\nchildren allow\n"
+
+static int mac_lsm_id, mac_fmod_id;
+
+/* bit 0: the LSM program loaded, bit 1: the fmod_ret */
+static int mac_loads(int token_fd, void *arg)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, lo, .expected_attach_type = BPF_LSM_MAC,
+		    .attach_btf_id = mac_lsm_id);
+	LIBBPF_OPTS(bpf_prog_load_opts, fo, .expected_attach_type = BPF_MODIFY_RETURN,
+		    .attach_btf_id = mac_fmod_id);
+	int fd, r = 0;
+
+	if (token_fd >= 0) {
+		lo.prog_flags = fo.prog_flags = BPF_F_TOKEN_FD;
+		lo.token_fd = fo.token_fd = token_fd;
+	}
+	fd = load_prog_type(BPF_PROG_TYPE_LSM, ret0, ARRAY_LEN(ret0), &lo);
+	printf("#   %s: lsm/file_open: %d errno %d\n", (char *)arg, fd, fd < 0 ? errno : 0);
+	if (fd >= 0) {
+		r |= 1;
+		close(fd);
+	}
+	fd = load_prog_type(BPF_PROG_TYPE_TRACING, ret0, ARRAY_LEN(ret0), &fo);
+	printf("#   %s: fmod_ret/security_file_open: %d errno %d\n", (char *)arg, fd,
+	       fd < 0 ? errno : 0);
+	if (fd >= 0) {
+		r |= 2;
+		close(fd);
+	}
+	fflush(stdout);
+	return r;
+}
+
+TEST_EXPLICIT(attack_round4_mac_admin_token)
+{
+	int r;
+
+	mac_lsm_id = libbpf_find_vmlinux_btf_id("file_open", BPF_LSM_MAC);
+	mac_fmod_id = libbpf_find_vmlinux_btf_id("security_file_open", BPF_MODIFY_RETURN);
+	if (!ASSERT_GE(mac_lsm_id, 1, "BTF id of bpf_lsm_file_open") ||
+	    !ASSERT_GE(mac_fmod_id, 1, "BTF id of security_file_open"))
+		return;
+	policy_unload_all();
+	/* control: with no policy the token admits both */
+	ASSERT_EQ(run_with_token(mac_loads, (void *)"token, no policy"), 3,
+		  "token holder loads lsm and fmod_ret, no policy (control)");
+	if (!policy_load_allowlist(POLICY_FILE, ALLOW_ALL_POLICY))
+		goto out;
+	/* control: root (CAP_MAC_ADMIN) loads both under the same policy */
+	ASSERT_EQ(mac_loads(-1, (void *)"root"), 3, "root loads lsm and fmod_ret (control)");
+	r = run_with_token(mac_loads, (void *)"token");
+	printf("# token holder, keyring-allowlist (unsigned allow): %d\n", r);
+	if (r > 0)
+		printf("# BYPASS: a token holder installed MAC policy (%s%s)\n", r & 1 ? "lsm " : "",
+		       r & 2 ? "fmod_ret" : "");
+	/* the mac-admin check: the rules admit both, the caller has no CAP_MAC_ADMIN */
+	ASSERT_EQ(r, 0, "token holder's lsm and fmod_ret refused");
+	policy_cli("log", "keyring-allowlist", NULL);
+	ASSERT_EQ(policy_count(policy_out, "\"decision\":\"deny\",\"stage\":\"mac-admin\",\"errno\":1"),
+		  2, "both recorded as deny, stage mac-admin");
+out:
+	policy_unload_all();
 }
 
 /* --- root races the CLI for the allowlist before it is frozen ---------- */

@@ -235,9 +235,10 @@ TEST_EXPLICIT(policy_deny_unsigned)
 			   "deny-unsigned logs its denials");
 		ASSERT_HAS(policy_out, "\"prog_type\":\"socket_filter\",\"signed\":false", "the unsigned load");
 	}
-	/* a second load is refused while the first is pinned */
-	ASSERT_EQ(policy_cli("load", "deny-unsigned", NULL), 1, "load twice");
-	ASSERT_HAS(policy_out, "already loaded", "the reason");
+	/* a second load replaces the first (make-before-break), still enforcing */
+	if (POLICY_CLI_OK("load twice", "load", "deny-unsigned"))
+		ASSERT_HAS(policy_out, "deny-unsigned: replaced, pinned in", "load says it replaced");
+	ASSERT_ERR(try_unsigned(), EPERM, "unsigned load after the replace");
 	/* program names and ids are for CAP_SYS_ADMIN, as BPF_PROG_GET_NEXT_ID */
 	ASSERT_EQ(flood_as_cap_bpf_n(-1), 0, "a CAP_BPF caller's log hides the programs");
 out:
@@ -381,6 +382,115 @@ TEST_EXPLICIT(policy_keyring_allowlist_file)
 	ASSERT_TRUE(!policy_pinned("keyring-allowlist"), "nothing pinned");
 out:
 	teardown(&f);
+}
+
+/* --- updates: load of a loaded policy replaces it ------------------------ */
+
+#define POLICY_A	"keyring allow builtin\nkeyring allow secondary\nunsigned deny\n"
+#define POLICY_B	POLICY_A "unsigned allow type socket_filter\n"
+#define ALLOWLIST_NEW	POLICY_PIN_DIR "/keyring-allowlist_new"
+
+static int count_ids(bool maps)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (!(maps ? bpf_map_get_next_id(id, &id) : bpf_prog_get_next_id(id, &id)))
+		n++;
+	return n;
+}
+
+/* the number of programs or maps once it stops changing (or reaches want,
+ * if >= 0): a freed program's maps go from a workqueue after its id
+ */
+static int count_ids_settled(bool maps, int want)
+{
+	int n = count_ids(maps), last = -1, same = 0, i;
+
+	for (i = 0; i < 100 && (want >= 0 ? n != want : same < 3); i++) {
+		usleep(50000);
+		last = n;
+		n = count_ids(maps);
+		same = n == last ? same + 1 : 0;
+	}
+	return n;
+}
+
+/*
+ * The update of a policy is a load of it: the new instance is attached
+ * before the old one goes (policies/README.md), and nothing of the old one
+ * stays behind.
+ */
+TEST_EXPLICIT(policy_replace)
+{
+	__u32 a_guard, a_rule, b_guard;
+	int progs, maps;
+	struct stat st;
+
+	policy_unload_all();
+	if (!policy_load_allowlist(POLICY_FILE, POLICY_A))
+		return;
+	progs = count_ids_settled(false, -1);
+	maps = count_ids_settled(true, -1);
+	a_guard = policy_link_prog_id("keyring-allowlist", "link_guard");
+	a_rule = policy_link_prog_id("keyring-allowlist", "link_keyring_allowlist");
+	ASSERT_ERR(try_unsigned(), EPERM, "policy A: unsigned socket filter");
+	if (!ASSERT_OK(write_policy(POLICY_B), "write policy B") ||
+	    !POLICY_CLI_OK("replace A by B", "load", "keyring-allowlist", "--policy", POLICY_FILE))
+		goto out;
+	ASSERT_HAS(policy_out, "keyring-allowlist: replaced, pinned in " POLICY_PIN_DIR
+		   "/keyring-allowlist (programs ", "load says what it replaced");
+	/* A's programs, links and maps are gone: as many of each as with A alone */
+	ASSERT_EQ(count_ids_settled(false, progs), progs, "programs: as many as with A alone");
+	ASSERT_EQ(count_ids_settled(true, maps), maps, "maps: as many as with A alone");
+	ASSERT_ERR(bpf_prog_get_fd_by_id(a_guard), ENOENT, "A's guard unloaded");
+	ASSERT_ERR(bpf_prog_get_fd_by_id(a_rule), ENOENT, "A's decision program unloaded");
+	b_guard = policy_link_prog_id("keyring-allowlist", "link_guard");
+	ASSERT_TRUE(b_guard && b_guard != a_guard, "B's guard is the pinned one");
+	ASSERT_TRUE(stat(ALLOWLIST_NEW, &st), "no keyring-allowlist_new left");
+	/* B's rules apply, and only B's */
+	ASSERT_EQ(try_unsigned(), 0, "policy B: unsigned socket filter (its type rule)");
+	ASSERT_ERR(policy_try_unsigned_syscall(), EPERM, "policy B: unsigned syscall program");
+	if (POLICY_CLI_OK("status", "status"))
+		ASSERT_HAS(policy_out, "unsigned types socket_filter\n", "status shows B's config");
+out:
+	policy_unload_all();
+}
+
+/* A replace that cannot happen changes nothing: the old instance stays. */
+TEST_EXPLICIT(policy_replace_failed)
+{
+	__u32 guard;
+	struct stat st;
+	int rc;
+
+	policy_unload_all();
+	if (!policy_load_allowlist(POLICY_FILE, POLICY_A))
+		return;
+	guard = policy_link_prog_id("keyring-allowlist", "link_guard");
+	/* policy_parse(): the file is refused before anything is loaded */
+	ASSERT_OK(write_policy(POLICY_B "mode strict\n"), "write a malformed policy");
+	rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
+	ASSERT_EQ(rc, 1, "replace by a malformed policy");
+	ASSERT_HAS(policy_out, POLICY_FILE ":5: mode: expected enforce or permissive", "the reason");
+	ASSERT_HAS(policy_out, "(not replaced: the loaded keyring-allowlist stays attached",
+		   "says the old one stays");
+	ASSERT_EQ(policy_link_prog_id("keyring-allowlist", "link_guard"), guard, "A still pinned");
+	ASSERT_ERR(try_unsigned(), EPERM, "A still enforces");
+	/* pin_mkdir_new(): NAME_new is another replace's, or an interrupted one's */
+	if (!ASSERT_OK(mkdir(ALLOWLIST_NEW, 0700), "mkdir " ALLOWLIST_NEW))
+		goto out;
+	ASSERT_OK(write_policy(POLICY_B), "write policy B");
+	rc = policy_cli("load", "keyring-allowlist", "--policy", POLICY_FILE, NULL);
+	ASSERT_EQ(rc, 1, "replace while keyring-allowlist_new exists");
+	ASSERT_HAS(policy_out, "keyring-allowlist: not replaced, still pinned in", "the reason");
+	ASSERT_HAS(policy_out, "keyring-allowlist_new exists", "names the directory");
+	ASSERT_EQ(policy_link_prog_id("keyring-allowlist", "link_guard"), guard, "A still pinned");
+	ASSERT_ERR(try_unsigned(), EPERM, "A still enforces");
+	ASSERT_TRUE(!stat(ALLOWLIST_NEW, &st), "the directory is not the CLI's to remove");
+	rmdir(ALLOWLIST_NEW);
+out:
+	policy_unload_all();
 }
 
 /* Permissive: every load passes, what enforce would refuse is logged. */

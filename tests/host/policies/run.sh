@@ -547,6 +547,23 @@ t_audit_usage() {
 	expect_rc 2 "audit with an argument"
 }
 
+# load of a loaded policy is the update: --help and the man page say it
+# replaces in place (make-before-break), and unload says it is no update
+t_load_replaces() {
+	run "$cli" load --help
+	expect_rc 0 "load --help" || return 1
+	grep -q "If NAME is loaded already, replace it" out &&
+		grep -q "DIR/NAME_new first" out &&
+		grep -q "the old one stays, and the exit is non-zero" out ||
+		{ echo "load --help does not describe the replace"; return 1; }
+	run "$cli" unload --help
+	expect_rc 0 "unload --help" || return 1
+	grep -q "Not for updates: 'load' replaces a loaded policy in place" out ||
+		{ echo "unload --help does not send updates to load"; return 1; }
+	grep -q "NAME_new" "$man" && grep -q "RENAME_EXCHANGE" "$man" &&
+		grep -q "not replaced" "$man" || { echo "$man: no replace semantics"; return 1; }
+}
+
 t "built: static CLI and the three signed headers" t_built
 t "check: key allow sha256:HEX, syntax and limits; a skid is refused" t_key_rules
 t "audit: --help, malformed policy before any bpf()" t_audit_usage
@@ -558,6 +575,7 @@ t "check: weakening unsigned types warn, ext/lsm/syscall need weakens-policy" t_
 t "check: blanket unsigned allow needs weakens-policy and warns for each weakening type" t_blanket_unsigned_allow
 t "check: long line, NUL, too many rules, big and missing files" t_limits
 t "--help of every command, options in the man page" t_help
+t "load --help, unload --help, man page: load replaces in place" t_load_replaces
 t "usage errors exit 2" t_usage_errors
 t "exit codes: one vocabulary in bpfsign, gen-loader, bpfsign-policy" t_exit_vocabulary
 t "no bpf() syscall for check, --help, usage errors (strace)" t_no_bpf_syscall
