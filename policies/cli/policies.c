@@ -144,7 +144,7 @@ static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_
  * One program of the skeleton attached, its link in s->links (which
  * NAME__destroy() closes, on every path).  The light skeleton's
  * NAME__attach() attaches them all at once, in the object's order; the
- * load attaches them one by one, the guard first (load_policy_order).
+ * load attaches them one by one, the guard first (window_closed()).
  */
 #define ATTACH(d, NAME, s, prog) ({						\
 	int ___r = NAME##__##prog##__attach(s);					\
@@ -158,7 +158,8 @@ static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_
  *   -> the guard attached alone: from now on no program but the policy's
  *      own gets an fd while it uses one of the maps (or a map-in-map
  *      whose template fits one), so none can be loaded on them any more
- *   -> the users iterator's link, and its walk: a program loaded in the
+ *   -> the users iterator's link (an iterator runs only when read: the
+ *      walk is its one run), and its walk: a program loaded in the
  *      window that still lives fails the load, named
  *   -> the counters zero, the tallies empty, the ring buffer never
  *      written: a program loaded in the window, run and freed before the
@@ -167,7 +168,8 @@ static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_
  *      since its attach shows there too, and fails the load (closed)
  *   -> the policy's other programs attached -> pins.
  * Any failure: NAME__destroy() closes every link, program and map, and
- * run_load() removes what was pinned: nothing of the load stays.
+ * load_into() (cmd_load.c) removes what was pinned: nothing of the load
+ * stays.
  */
 static int window_closed(const struct policy_desc *d, int users_link, int stats_fd,
 			 int tally_fd, int tally_any_fd, int events_fd)
