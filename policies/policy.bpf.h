@@ -510,16 +510,20 @@ static __always_inline int guard_prog(struct bpf_prog *prog, __u8 policy, bool p
  * the kernel's own BPF_PRELOAD iterators or a site's value-writing
  * iterators would make a user-space walk stumble on.  used_maps is read
  * as the guard reads it (guard_prog(): no mutex, bpf_probe_read_kernel()).
- * A map reached through a map-in-map or a bpf_map_elem iterator's link is
- * not in used_maps and is not reported (policies/README.md).
+ * A map-in-map whose inner template one of the policy's maps fits is
+ * reported as the guard refuses it (the outer map named, map_in_map set):
+ * the policy's map can be put in its slot at any time.  A map reached
+ * through a bpf_map_elem iterator's link is not in used_maps and is not
+ * reported (policies/README.md).
  */
 static __always_inline int users_prog(struct seq_file *seq, struct bpf_prog *prog)
 {
 	struct bpfsign_user u = {};
+	struct guard_template t;
 	struct bpf_prog_aux *aux;
 	struct bpf_map **maps;
 	__u32 i, cnt;
-	__u64 m;
+	__u64 m, meta;
 
 	if (!prog)
 		return 0;	/* the end of the walk */
@@ -531,11 +535,25 @@ static __always_inline int users_prog(struct seq_file *seq, struct bpf_prog *pro
 	maps = BPF_CORE_READ(aux, used_maps);
 	for (i = 0; i < GUARD_MAX_MAPS && i < cnt; i++) {
 		m = 0;
+		meta = 0;
 		bpf_core_read(&m, sizeof(m), &maps[i]);
 		if (!m)
 			break;
-		if (!own_map(m))
-			continue;
+		/* a map-in-map whose template fits: the policy's map can be
+		 * put in its slot whenever its holder likes (guard_prog())
+		 */
+		if (!own_map(m)) {
+			bpf_core_read(&meta, sizeof(meta), &((struct bpf_map *)m)->inner_map_meta);
+			if (!meta)
+				continue;
+			t.type = BPF_CORE_READ((struct bpf_map *)meta, map_type);
+			t.key_size = BPF_CORE_READ((struct bpf_map *)meta, key_size);
+			t.value_size = BPF_CORE_READ((struct bpf_map *)meta, value_size);
+			t.flags = BPF_CORE_READ((struct bpf_map *)meta, map_flags);
+			if (!own_map_fits(&t))
+				continue;
+			u.map_in_map = 1;
+		}
 		u.map_id = BPF_CORE_READ((struct bpf_map *)m, id);
 		bpf_core_read(&u.map_name, sizeof(u.map_name), &((struct bpf_map *)m)->name);
 		bpf_seq_write(seq, &u, sizeof(u));

@@ -190,7 +190,9 @@ struct bpfsign_owner {
 
 /* A record of every policy's "users" iterator (iter/bpf_prog,
  * policy.bpf.h): a program that is not one of "owner" and uses one of the
- * policy's maps, the first such map of its aux->used_maps.  Read by
+ * policy's maps, or a map-in-map whose inner template one of them fits
+ * (map_in_map 1: map_id and map_name are the outer map's), the first such
+ * map of its aux->used_maps.  Read by
  * bpfsign-policy load and status (policies/cli/policy_users.c).
  */
 #define BPFSIGN_MAP_NAME_LEN	16	/* BPF_OBJ_NAME_LEN */
@@ -199,6 +201,7 @@ struct bpfsign_user {
 	__u32 prog_id;
 	__u32 map_id;
 	char map_name[BPFSIGN_MAP_NAME_LEN];
+	__u32 map_in_map;
 };
 
 /* keyring-allowlist: its one "config" element */

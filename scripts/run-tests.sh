@@ -212,7 +212,10 @@ boots() {
 		attack_policy_users_repinned attack_policy_load_window_writer \
 		attack_round4_allowlist_copy_blocks_reload attack_round4_mac_admin_audit_replay \
 		attack_round4_mac_admin_token attack_round6_pin_dir_precreated \
-		attack_round6_pin_dir_control
+		attack_round6_pin_dir_control \
+		attack_round5_window_writer_kept attack_round5_window_writer_freed \
+		attack_round5_window_map_in_map attack_round5_window_fill_tallies \
+		attack_round5_fill_tallies_control
 	# Updates under a full trampoline (issue 42): the replay loads 37
 	# signed copies and updates bpf_lsm_bpf_prog's trampoline for each,
 	# minutes under TCG on a loaded machine; in guest-policies-guard it

@@ -192,7 +192,7 @@ static int replace(const struct policy_desc *d, struct load_args *a, const char 
 	printf("; unloaded the old programs");
 	print_ids(old_ids, nr_old);
 	printf(")\n");
-	return policy_users_check(d->name, dir);
+	return 0;	/* load_into() walked the users, before the swap */
 }
 
 static int run_load(const struct cmd *cmd, const struct parsed *p)
@@ -247,14 +247,11 @@ static int run_load(const struct cmd *cmd, const struct parsed *p)
 	err = load_into(d, &a, dir);
 	if (err)
 		return err;
-	printf("%s: loaded, pinned in %s\n", d->name, dir);
-	/* A program loaded between the skeleton's map creation and the
-	 * attach (nothing refused it then) can write the new maps; the
-	 * guard refuses every later one, so one walk now finds them all.
-	 * The policy stays: it enforces, and unloading it is what such a
-	 * writer would want; its counters are what cannot be believed.
+	/* the users walk and the read-back of the window ran in d->load(),
+	 * between the guard's attach and the others' (policies.c)
 	 */
-	return policy_users_check(d->name, dir);
+	printf("%s: loaded, pinned in %s\n", d->name, dir);
+	return 0;
 }
 
 static int run_unload(const struct cmd *cmd, const struct parsed *p)
@@ -438,8 +435,9 @@ const struct cmd cmd_load = {
 		   "in DIR/NAME_new first, swapped into DIR/NAME, then the old one is unpinned; if\n"
 		   "the new one cannot attach, the old one stays, and the exit is non-zero.\n"
 		   "A load the verifier gives up on (EAGAIN: a signal) is retried, 5 attempts.\n"
-		   "Exits 1, the policy left loaded, when a program other than the policy's\n"
-		   "uses one of its maps (loaded before the attach): \"counters not trustworthy\".",
+		   "The guard is attached first, alone; then a program other than the policy's\n"
+		   "that uses one of its maps (\"counters not trustworthy\"), or counters, tallies\n"
+		   "or records written before the guard's attach, fail the load, nothing left.",
 	.opts = load_opts,
 	.nr_opts = ARRAY_SIZE(load_opts),
 	.args = "NAME",

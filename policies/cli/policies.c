@@ -12,6 +12,7 @@
 #include "opts.h"
 #include "pins.h"
 #include "policies.h"
+#include "policy_users.h"
 #include "readback.h"
 #include "prog_target.h"
 #include "deny_unsigned.lskel.h"
@@ -60,7 +61,7 @@ static int load_err(const struct policy_desc *d, int err, const char *errstr, in
 	___e;									\
 })
 
-/* prog_fd: the program that did not attach (the skeleton's first unlinked) */
+/* prog_fd: the program that did not attach (ATTACH(): the one it attaches) */
 static int attach_err(const struct policy_desc *d, int err, int prog_fd)
 {
 	/* a light skeleton's __attach() passes bpf()'s -1 on: the cause is
@@ -108,8 +109,9 @@ static int freeze_counters(const struct policy_desc *d, int stats_fd, int tally_
  * program that reaches the policy's maps only if it is one of these.
  * Done before the attach.  Until then root can open the maps by id and
  * write them, or bind them to a program of its own: the read-back after
- * the freeze finds the first, the "users" iterator after the attach the
- * second (policy_users.c).
+ * the freeze finds the first, the "users" walk after the guard's attach
+ * the second while it lives, and readback_window() what it wrote if it
+ * was freed before (window_closed()).
  */
 static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_fds, int n)
 {
@@ -138,6 +140,53 @@ static int set_owner(const struct policy_desc *d, int owner_fd, const int *prog_
 	set_owner(d, (s)->maps.owner.map_fd, ___fds, ARRAY_SIZE(___fds));	\
 })
 
+/*
+ * One program of the skeleton attached, its link in s->links (which
+ * NAME__destroy() closes, on every path).  The light skeleton's
+ * NAME__attach() attaches them all at once, in the object's order; the
+ * load attaches them one by one, the guard first (window_closed()).
+ */
+#define ATTACH(d, NAME, s, prog) ({						\
+	int ___r = NAME##__##prog##__attach(s);					\
+	___r < 0 ? attach_err(d, ___r, (s)->progs.prog.prog_fd) : 0;		\
+})
+
+/*
+ * The order of a load, which closes the window before the guard:
+ *   skeleton load (maps and programs exist, nothing attached)
+ *   -> configure and freeze the maps, read back -> owner map
+ *   -> the guard attached alone: from now on no program but the policy's
+ *      own gets an fd while it uses one of the maps (or a map-in-map
+ *      whose template fits one), so none can be loaded on them any more
+ *   -> the users iterator's link (an iterator runs only when read: the
+ *      walk is its one run), and its walk: a program loaded in the
+ *      window that still lives fails the load, named
+ *   -> the counters zero, the tallies empty, the ring buffer never
+ *      written: a program loaded in the window, run and freed before the
+ *      walk left what it wrote there, and nobody can write more now (the
+ *      policy's own programs do not run yet); a refusal of the guard
+ *      since its attach shows there too, and fails the load (closed)
+ *   -> the policy's other programs attached -> pins.
+ * Any failure: NAME__destroy() closes every link, program and map, and
+ * load_into() (cmd_load.c) removes what was pinned: nothing of the load
+ * stays.
+ */
+static int window_closed(const struct policy_desc *d, int users_link, int stats_fd,
+			 int tally_fd, int tally_any_fd, int events_fd)
+{
+	return policy_users_walk(d->name, users_link) ?:
+	       readback_window(d->name, stats_fd, tally_fd, tally_any_fd, events_fd,
+			       BPFSIGN_STAT_MAX, sizeof(struct bpfsign_tally_key),
+			       sizeof(struct bpfsign_tally));
+}
+
+#define GUARD_FIRST(d, NAME, s) ({						\
+	int ___e = ATTACH(d, NAME, s, guard) ?: ATTACH(d, NAME, s, users);	\
+	___e ?: window_closed(d, (s)->links.users_fd, (s)->maps.stats.map_fd,	\
+			      (s)->maps.tally.map_fd, (s)->maps.tally_any.map_fd, \
+			      (s)->maps.events.map_fd);				\
+})
+
 /* Pin the shared maps of every policy, then its links. */
 #define PIN_COMMON(dir, s) ({							\
 	int ___e = pin_fd(dir, "map_events", (s)->maps.events.map_fd);		\
@@ -163,14 +212,10 @@ static int load_deny_unsigned(const struct policy_desc *d, const struct load_arg
 	err = FREEZE_COMMON(d, s);
 	err = err ?: SET_OWNER(d, s, s->progs.deny_unsigned.prog_fd, s->progs.guard.prog_fd,
 			       s->progs.users.prog_fd);
+	err = err ?: GUARD_FIRST(d, deny_unsigned, s);
+	err = err ?: ATTACH(d, deny_unsigned, s, deny_unsigned);
 	if (err)
 		goto out;
-	err = deny_unsigned__attach(s);
-	if (err) {
-		err = attach_err(d, err, s->links.deny_unsigned_fd > 0 ? s->progs.guard.prog_fd :
-					 s->progs.deny_unsigned.prog_fd);
-		goto out;
-	}
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "link_deny_unsigned", s->links.deny_unsigned_fd);
 	err = err ?: pin_fd(a->dir, "link_guard", s->links.guard_fd);
@@ -266,14 +311,10 @@ static int load_keyring_allowlist(const struct policy_desc *d, const struct load
 	err = err ?: FREEZE_COMMON(d, s);
 	err = err ?: SET_OWNER(d, s, s->progs.keyring_allowlist.prog_fd, s->progs.guard.prog_fd,
 			       s->progs.users.prog_fd);
+	err = err ?: GUARD_FIRST(d, keyring_allowlist, s);
+	err = err ?: ATTACH(d, keyring_allowlist, s, keyring_allowlist);
 	if (err)
 		goto out;
-	err = keyring_allowlist__attach(s);
-	if (err) {
-		err = attach_err(d, err, s->links.keyring_allowlist_fd > 0 ? s->progs.guard.prog_fd :
-					 s->progs.keyring_allowlist.prog_fd);
-		goto out;
-	}
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "map_config", s->maps.config.map_fd);
 	err = err ?: pin_fd(a->dir, "map_keyrings", s->maps.keyrings.map_fd);
@@ -301,15 +342,16 @@ static int load_audit_log(const struct policy_desc *d, const struct load_args *a
 		err = kit_err(-errno, "%s: freeze map 'lsm_ret': %s", d->name, strerror(errno));
 	err = err ?: SET_OWNER(d, s, s->progs.audit_lsm.prog_fd, s->progs.audit_check.prog_fd,
 			       s->progs.guard.prog_fd, s->progs.users.prog_fd);
+	err = err ?: GUARD_FIRST(d, audit_log, s);
+	/* audit_lsm's hand-over to audit_check: an entry planted in the
+	 * window would turn a verifier reject into an LSM deny
+	 */
+	err = err ?: readback_window_empty(d->name, "lsm_ret", s->maps.lsm_ret.map_fd,
+					   sizeof(__u64), sizeof(int));
+	err = err ?: ATTACH(d, audit_log, s, audit_lsm);
+	err = err ?: ATTACH(d, audit_log, s, audit_check);
 	if (err)
 		goto out;
-	err = audit_log__attach(s);
-	if (err) {
-		err = attach_err(d, err, s->links.audit_lsm_fd <= 0 ? s->progs.audit_lsm.prog_fd :
-					 s->links.audit_check_fd <= 0 ? s->progs.audit_check.prog_fd :
-					 s->progs.guard.prog_fd);
-		goto out;
-	}
 	err = PIN_COMMON(a->dir, s);
 	err = err ?: pin_fd(a->dir, "link_audit_lsm", s->links.audit_lsm_fd);
 	err = err ?: pin_fd(a->dir, "link_audit_check", s->links.audit_check_fd);

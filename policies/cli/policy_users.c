@@ -89,11 +89,27 @@ static int users_read(const char *name, int link_fd, struct bpfsign_user *first)
 	return n;
 }
 
-int policy_users_check(const char *name, const char *dir)
+int policy_users_walk(const char *name, int link_fd)
 {
 	struct bpfsign_user u;
-	struct policy_maps m;
 	char more[64] = "";
+	int n;
+
+	n = users_read(name, link_fd, &u);
+	if (n <= 0)
+		return n;
+	u.map_name[sizeof(u.map_name) - 1] = 0;
+	if (n > 1)
+		snprintf(more, sizeof(more), " (and %d more programs use its maps)", n - 1);
+	return kit_err(-EBADMSG, "%s: counters not trustworthy: program %u uses map %s (map %u)%s%s: loaded before the policy's guard was attached, or admitted by a permissive one",
+		       name, u.prog_id, u.map_name, u.map_id,
+		       u.map_in_map ? ", a map-in-map whose inner template fits one of the policy's maps" : "",
+		       more);
+}
+
+int policy_users_check(const char *name, const char *dir)
+{
+	struct policy_maps m;
 	int lfd, n;
 
 	n = policy_maps_open(name, dir, &m);
@@ -103,13 +119,7 @@ int policy_users_check(const char *name, const char *dir)
 	policy_maps_close(&m);
 	if (lfd < 0)
 		return lfd;
-	n = users_read(name, lfd, &u);
+	n = policy_users_walk(name, lfd);
 	close(lfd);
-	if (n <= 0)
-		return n;
-	u.map_name[sizeof(u.map_name) - 1] = 0;
-	if (n > 1)
-		snprintf(more, sizeof(more), " (and %d more programs use its maps)", n - 1);
-	return kit_err(-EBADMSG, "%s: counters not trustworthy: program %u uses map %s (map %u)%s: loaded before the policy's guard was attached, or admitted by a permissive one",
-		       name, u.prog_id, u.map_name, u.map_id, more);
+	return n;
 }

@@ -20,4 +20,13 @@
  */
 int policy_users_check(const char *name, const char *dir);
 
+/*
+ * The same walk on the users iterator link link_fd, which the caller
+ * made (bpfsign-policy load: after the guard's attach, before the
+ * policy's other programs are attached, policies.c).  A program that
+ * uses a map-in-map whose inner template fits one of the policy's maps
+ * is named with the outer map.
+ */
+int policy_users_walk(const char *name, int link_fd);
+
 #endif /* BPFSIGN_POLICY_USERS_H */
